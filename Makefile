@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+# pvmap: top-level build. `make help` lists the targets.
+
+PVMAP_CACHE ?= $(HOME)/.cache/pvmap
+export PVMAP_CACHE
+
+ARCHES := i386 x86_64
+B := build
+KERNEL_DIR = $$(tools/guest-kernel.sh $(1))
+
+# Guest programs are static: the initramfs has no libc.
+GUEST_CFLAGS := -static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itests/guest
+GUEST_CC_i386 := gcc -m32
+GUEST_CC_x86_64 := gcc -m64
+HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Iinclude
+SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
+UAPI := include/uapi/pvmap.h include/pvmap/pattern.h
+
+.PHONY: all help deps guest-kernels modules guests host lint unit check demo clean clean-cache FORCE
+
+all: host guests
+
+help:
+	@echo "make demo           boot the i386 guest and show the aperture problem pvmap solves"
+	@echo "make check          static checks, unit tests and both guests; ends 'N passed, N failed'"
+	@echo "make guest-kernels  build (or find cached) the i386 and x86_64 guest kernels"
+	@echo "make modules        build guest/pvmap.ko for both guests (W=1, -Werror)"
+	@echo "make lint           checkpatch --strict and sparse (C=2) on the module"
+	@echo "make unit           user-space unit tests (ASan + UBSan)"
+	@echo "make deps           install the Debian packages (root)"
+	@echo "make clean          remove build/; make clean-cache removes $(PVMAP_CACHE)"
+	@echo "tools/run-guest --help   boot one guest by hand (one test, interactive, ...)"
+
+deps:
+	@tools/deps.sh
+
+guest-kernels: deps
+	@for a in $(ARCHES); do tools/guest-kernel.sh $$a || exit 1; done
+
+# --- the module, built out of tree for each guest kernel --------------------
+# Sources are copied (mtimes kept) so the two arches do not share objects.
+modules: $(ARCHES:%=$(B)/%/pvmap.ko)
+
+$(B)/%/pvmap.ko: FORCE | deps
+	@mkdir -p $(B)/$*/guest
+	@cp -p guest/Kbuild guest/*.c $(wildcard guest/*.h) $(B)/$*/guest/
+	@ln -sfn $(CURDIR)/include $(B)/$*/include
+	@kdir=$(call KERNEL_DIR,$*) && \
+		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m W=1 \
+			KCFLAGS=-Werror modules
+	@cp -p $(B)/$*/guest/pvmap.ko $@
+
+# --- guest user space and initramfs ------------------------------------------
+guests: $(ARCHES:%=$(B)/%/initramfs.cpio)
+
+$(B)/%/init: tests/guest/init.c $(GUEST_LIB) | deps
+	@mkdir -p $(@D)
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+
+$(B)/%/pvmap-tests: tests/guest/pvmap-tests.c $(GUEST_LIB) $(UAPI) | deps
+	@mkdir -p $(@D)
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+
+$(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
+	@mkdir -p $(@D)
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+
+$(B)/%/initramfs.cpio: tools/guest/initramfs.list $(B)/%/init $(B)/%/pvmap-tests \
+		$(B)/%/pvmap-demo $(B)/%/pvmap.ko
+	@sed 's|@ARCHDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
+	@kdir=$(call KERNEL_DIR,$*) && $$kdir/usr/gen_init_cpio $(B)/$*/initramfs.list >$@
+
+# --- host tools and unit tests -----------------------------------------------
+host: $(B)/host/pvmap-pattern
+
+$(B)/host/pvmap-pattern: tools/pvmap-pattern.c $(UAPI)
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) -o $@ $<
+
+$(B)/unit/test_pattern: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
+	@mkdir -p $(@D)
+	gcc $(SAN_CFLAGS) -Itests/unit -o $@ $<
+
+$(B)/unit/test_pattern32: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
+	@mkdir -p $(@D)
+	gcc -m32 $(HOST_CFLAGS) -Itests/unit -o $@ $<
+
+unit: $(B)/unit/test_pattern $(B)/unit/test_pattern32 host
+	@tests/check --only unit
+
+lint: modules
+	@tests/check --only lint
+
+# --- the two commands of the README ------------------------------------------
+check: deps host guests $(B)/unit/test_pattern $(B)/unit/test_pattern32
+	@tests/check
+
+demo: deps host $(B)/i386/initramfs.cpio
+	@tools/run-guest --arch i386 --ivshmem-size 1G --vga-mb 0 --qxl-mb 0 \
+		--run /bin/pvmap-demo --show-output --log $(B)/logs/demo.log
+
+clean:
+	rm -rf $(B)
+
+clean-cache:
+	rm -rf $(PVMAP_CACHE)
+
+FORCE:
+
+# Keep the guest programs the initramfs rules build through pattern rules.
+.SECONDARY:

@@ -1,0 +1,1 @@
+/work/main/guest/pvmap_pci.o

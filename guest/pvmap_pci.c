@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap: PCI binding of virtual-GPU memory apertures.
+ *
+ * Binds to the devices QEMU offers with a large, host-visible memory BAR
+ * (ivshmem-plain, std VGA / bochs-display, qxl), claims that BAR and exposes
+ * it as /dev/pvmapN. The BAR is claimed but not mapped here: on a 32-bit
+ * guest a whole aperture does not fit in the kernel's address space, which is
+ * the problem the io_mapping engine exists to solve.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/io.h>
+#include <linux/kref.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/rwsem.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <uapi/pvmap.h>
+
+#define PVMAP_DRV_NAME		"pvmap"
+
+#define PCI_VENDOR_ID_IVSHMEM	0x1af4
+#define PCI_DEVICE_ID_IVSHMEM	0x1110
+#define PCI_VENDOR_ID_BOCHS	0x1234
+#define PCI_DEVICE_ID_BOCHS	0x1111
+#define PCI_VENDOR_ID_QXL	0x1b36
+#define PCI_DEVICE_ID_QXL	0x0100
+
+#define PVMAP_IVSHMEM_BAR	2
+#define PVMAP_STDVGA_BAR	0
+#define PVMAP_QXL_VRAM_BAR	1
+#define PVMAP_QXL_VRAM64_BAR	4
+
+/**
+ * struct pvmap_device - one bound aperture
+ * @pdev: the PCI device; NULL once unbound (checked under @lock)
+ * @lock: held for reading by file operations, for writing by unbind
+ * @ref: one reference for the binding, one per open file
+ * @misc: the /dev/pvmapN character device
+ * @debugfs: this device's debugfs directory
+ * @id: N of pvmapN
+ * @kind: enum pvmap_kind
+ * @bar: PCI BAR of the aperture
+ * @base: guest-physical base of the aperture
+ * @size: size of the aperture in bytes
+ * @name: "pvmapN"
+ */
+struct pvmap_device {
+	struct pci_dev *pdev;
+	struct rw_semaphore lock;
+	struct kref ref;
+	struct miscdevice misc;
+	struct dentry *debugfs;
+	int id;
+	enum pvmap_kind kind;
+	int bar;
+	resource_size_t base;
+	resource_size_t size;
+	char name[16];
+};
+
+static DEFINE_IDA(pvmap_ida);
+static struct dentry *pvmap_debugfs_root;
+
+static const char *pvmap_kind_name(enum pvmap_kind kind)
+{
+	switch (kind) {
+	case PVMAP_KIND_IVSHMEM:
+		return "ivshmem";
+	case PVMAP_KIND_STDVGA:
+		return "stdvga";
+	case PVMAP_KIND_QXL:
+		return "qxl";
+	default:
+		return "unknown";
+	}
+}
+
+static void pvmap_device_release(struct kref *ref)
+{
+	struct pvmap_device *pvdev = container_of(ref, struct pvmap_device, ref);
+
+	ida_free(&pvmap_ida, pvdev->id);
+	kfree(pvdev);
+}
+
+static void pvmap_device_put(struct pvmap_device *pvdev)
+{
+	kref_put(&pvdev->ref, pvmap_device_release);
+}
+
+/* qxl has a 64-bit VRAM BAR only when configured larger than the 32-bit one. */
+static int pvmap_aperture_bar(struct pci_dev *pdev, enum pvmap_kind kind)
+{
+	switch (kind) {
+	case PVMAP_KIND_IVSHMEM:
+		return PVMAP_IVSHMEM_BAR;
+	case PVMAP_KIND_STDVGA:
+		return PVMAP_STDVGA_BAR;
+	case PVMAP_KIND_QXL:
+		if (pci_resource_len(pdev, PVMAP_QXL_VRAM64_BAR))
+			return PVMAP_QXL_VRAM64_BAR;
+		return PVMAP_QXL_VRAM_BAR;
+	default:
+		return -ENODEV;
+	}
+}
+
+static void pvmap_fill_info(struct pvmap_device *pvdev, struct pvmap_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->abi_version = PVMAP_ABI_VERSION;
+	info->kind = pvdev->kind;
+	info->aperture_base = pvdev->base;
+	info->aperture_size = pvdev->size;
+	info->vendor = pvdev->pdev->vendor;
+	info->device = pvdev->pdev->device;
+	info->bar = pvdev->bar;
+	strscpy(info->pci_name, pci_name(pvdev->pdev), sizeof(info->pci_name));
+}
+
+static int pvmap_open(struct inode *inode, struct file *file)
+{
+	struct miscdevice *misc = file->private_data;
+	struct pvmap_device *pvdev = container_of(misc, struct pvmap_device, misc);
+
+	/* misc_open() holds misc_mtx, so unbind cannot have dropped @ref yet. */
+	kref_get(&pvdev->ref);
+	file->private_data = pvdev;
+	return 0;
+}
+
+static int pvmap_release(struct inode *inode, struct file *file)
+{
+	pvmap_device_put(file->private_data);
+	return 0;
+}
+
+static long pvmap_ioctl_info(struct pvmap_device *pvdev, void __user *arg)
+{
+	struct pvmap_info info;
+
+	pvmap_fill_info(pvdev, &info);
+	if (copy_to_user(arg, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static long pvmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct pvmap_device *pvdev = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	long ret;
+
+	down_read(&pvdev->lock);
+	if (!pvdev->pdev) {
+		ret = -ENODEV;
+		goto out;
+	}
+	switch (cmd) {
+	case PVMAP_IOC_INFO:
+		ret = pvmap_ioctl_info(pvdev, uarg);
+		break;
+	default:
+		ret = -ENOTTY;
+		break;
+	}
+out:
+	up_read(&pvdev->lock);
+	return ret;
+}
+
+static const struct file_operations pvmap_fops = {
+	.owner = THIS_MODULE,
+	.open = pvmap_open,
+	.release = pvmap_release,
+	.unlocked_ioctl = pvmap_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static int pvmap_debugfs_info_show(struct seq_file *s, void *unused)
+{
+	struct pvmap_device *pvdev = s->private;
+
+	seq_printf(s, "kind: %s\n", pvmap_kind_name(pvdev->kind));
+	seq_printf(s, "pci: %s\n", pci_name(pvdev->pdev));
+	seq_printf(s, "bar: %d\n", pvdev->bar);
+	seq_printf(s, "base: %pa\n", &pvdev->base);
+	seq_printf(s, "size: %pa\n", &pvdev->size);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_info);
+
+/*
+ * Try what pvmap exists to avoid: ioremap_wc() of the whole aperture. On
+ * i386 a 1 GiB aperture does not fit in the vmalloc space and this fails;
+ * the guest tests assert that, so the problem stays demonstrated.
+ */
+static int pvmap_debugfs_whole_ioremap_show(struct seq_file *s, void *unused)
+{
+	struct pvmap_device *pvdev = s->private;
+	void __iomem *whole;
+
+	whole = ioremap_wc(pvdev->base, pvdev->size);
+	if (!whole) {
+		seq_printf(s, "failed %d\n", -ENOMEM);
+		return 0;
+	}
+	iounmap(whole);
+	seq_puts(s, "mapped\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_whole_ioremap);
+
+static void pvmap_debugfs_add(struct pvmap_device *pvdev)
+{
+	pvdev->debugfs = debugfs_create_dir(pvdev->name, pvmap_debugfs_root);
+	debugfs_create_file("info", 0400, pvdev->debugfs, pvdev,
+			    &pvmap_debugfs_info_fops);
+	debugfs_create_file("whole_ioremap", 0400, pvdev->debugfs, pvdev,
+			    &pvmap_debugfs_whole_ioremap_fops);
+}
+
+static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct pvmap_device *pvdev;
+	int ret;
+
+	pvdev = kzalloc(sizeof(*pvdev), GFP_KERNEL);
+	if (!pvdev)
+		return -ENOMEM;
+	init_rwsem(&pvdev->lock);
+	kref_init(&pvdev->ref);
+	pvdev->pdev = pdev;
+	pvdev->kind = id->driver_data;
+
+	pvdev->id = ida_alloc(&pvmap_ida, GFP_KERNEL);
+	if (pvdev->id < 0) {
+		ret = pvdev->id;
+		goto err_free;
+	}
+	snprintf(pvdev->name, sizeof(pvdev->name), PVMAP_DRV_NAME "%d", pvdev->id);
+
+	pvdev->bar = pvmap_aperture_bar(pdev, pvdev->kind);
+	if (pvdev->bar < 0 ||
+	    !(pci_resource_flags(pdev, pvdev->bar) & IORESOURCE_MEM) ||
+	    !pci_resource_len(pdev, pvdev->bar)) {
+		dev_err(dev, "no memory aperture BAR\n");
+		ret = -ENODEV;
+		goto err_free_id;
+	}
+	pvdev->base = pci_resource_start(pdev, pvdev->bar);
+	pvdev->size = pci_resource_len(pdev, pvdev->bar);
+
+	ret = pcim_enable_device(pdev);
+	if (ret) {
+		dev_err(dev, "cannot enable device: %d\n", ret);
+		goto err_free_id;
+	}
+	/* Managed by pcim: released on unbind or on a later probe failure. */
+	ret = pci_request_region(pdev, pvdev->bar, PVMAP_DRV_NAME);
+	if (ret) {
+		dev_err(dev, "cannot claim BAR%d: %d\n", pvdev->bar, ret);
+		goto err_free_id;
+	}
+
+	pvdev->misc.minor = MISC_DYNAMIC_MINOR;
+	pvdev->misc.name = pvdev->name;
+	pvdev->misc.fops = &pvmap_fops;
+	pvdev->misc.parent = dev;
+	pvdev->misc.mode = 0600;
+	ret = misc_register(&pvdev->misc);
+	if (ret) {
+		dev_err(dev, "cannot register /dev/%s: %d\n", pvdev->name, ret);
+		goto err_free_id;
+	}
+
+	pci_set_drvdata(pdev, pvdev);
+	pvmap_debugfs_add(pvdev);
+	dev_info(dev, "%s: %s aperture BAR%d, %llu MiB at %pa\n", pvdev->name,
+		 pvmap_kind_name(pvdev->kind), pvdev->bar,
+		 (unsigned long long)pvdev->size >> 20, &pvdev->base);
+	return 0;
+
+err_free_id:
+	ida_free(&pvmap_ida, pvdev->id);
+err_free:
+	kfree(pvdev);
+	return ret;
+}
+
+static void pvmap_remove(struct pci_dev *pdev)
+{
+	struct pvmap_device *pvdev = pci_get_drvdata(pdev);
+
+	debugfs_remove_recursive(pvdev->debugfs);
+	/* No new opens after this; files already open keep a reference. */
+	misc_deregister(&pvdev->misc);
+
+	down_write(&pvdev->lock);
+	pvdev->pdev = NULL;
+	up_write(&pvdev->lock);
+
+	dev_info(&pdev->dev, "%s: unbound\n", pvdev->name);
+	pvmap_device_put(pvdev);
+}
+
+static const struct pci_device_id pvmap_pci_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_IVSHMEM, PCI_DEVICE_ID_IVSHMEM),
+	  .driver_data = PVMAP_KIND_IVSHMEM },
+	{ PCI_DEVICE(PCI_VENDOR_ID_BOCHS, PCI_DEVICE_ID_BOCHS),
+	  .driver_data = PVMAP_KIND_STDVGA },
+	{ PCI_DEVICE(PCI_VENDOR_ID_QXL, PCI_DEVICE_ID_QXL),
+	  .driver_data = PVMAP_KIND_QXL },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, pvmap_pci_ids);
+
+static struct pci_driver pvmap_pci_driver = {
+	.name = PVMAP_DRV_NAME,
+	.id_table = pvmap_pci_ids,
+	.probe = pvmap_probe,
+	.remove = pvmap_remove,
+};
+
+static int __init pvmap_init(void)
+{
+	int ret;
+
+	pvmap_debugfs_root = debugfs_create_dir(PVMAP_DRV_NAME, NULL);
+	ret = pci_register_driver(&pvmap_pci_driver);
+	if (ret)
+		debugfs_remove_recursive(pvmap_debugfs_root);
+	return ret;
+}
+module_init(pvmap_init);
+
+static void __exit pvmap_exit(void)
+{
+	pci_unregister_driver(&pvmap_pci_driver);
+	debugfs_remove_recursive(pvmap_debugfs_root);
+}
+module_exit(pvmap_exit);
+
+MODULE_DESCRIPTION("pvmap: fast, stale-free access to virtual-GPU apertures");
+MODULE_LICENSE("GPL");

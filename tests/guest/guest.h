@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the guest's init and test programs: KTAP output, the
+ * kernel command line, and the host handshake over the serial console.
+ */
+#ifndef PVMAP_GUEST_H
+#define PVMAP_GUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
+#define GUEST_DEBUGFS		"/sys/kernel/debug/pvmap"
+
+/*
+ * Value of "pvtest.@key=" on the kernel command line copied into @buf, or
+ * false when absent. The "pvtest." prefix keeps the kernel from handing the
+ * options to a module or to init's environment.
+ */
+bool guest_cmdline_get(const char *key, char *buf, size_t len);
+
+/*
+ * Ask the host runner to act now (read QMP, check a file) while the guest
+ * waits; true when the host acknowledged @tag within its timeout.
+ */
+bool guest_host_sync(const char *tag);
+
+/* Read a small text file into @buf (NUL-terminated); bytes read or -errno. */
+long guest_read_file(const char *path, char *buf, size_t len);
+/* Write @text to @path (a sysfs attribute, say); 0 or -errno. */
+int guest_write_file(const char *path, const char *text);
+
+/* finit_module() / delete_module() without kmod; 0 or -errno. */
+int guest_load_module(const char *params);
+int guest_unload_module(void);
+
+#endif /* PVMAP_GUEST_H */

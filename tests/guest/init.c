@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /init of the pvmap test guests: mount the pseudo file systems, load
+ * pvmap.ko, run one program (the tests by default) and end QEMU with its
+ * status through isa-debug-exit. QEMU then exits with (status << 1) | 1, so
+ * an exit of 0 (reboot, panic, triple fault) can never read as success.
+ *
+ * Command line (all optional):
+ *   pvtest.run=PROG          program to run (default /bin/pvmap-tests)
+ *   pvtest.only=TEST         passed to the program as --only TEST
+ *   pvtest.modparams=a=1,b=2 module parameters (commas become spaces)
+ *   pvtest.noload=1          do not load the module
+ *   pvtest.interactive=1     stay up after the program; no shell
+ */
+#define _GNU_SOURCE
+#include "guest.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/io.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define ISA_DEBUG_EXIT_PORT	0xf4
+#define EXIT_PASS		0
+#define EXIT_FAIL		1
+
+static void mount_or_warn(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+		printf("# init: mount %s on %s: %s\n", type, dir, strerror(errno));
+}
+
+static __attribute__((noreturn)) void end_qemu(int status)
+{
+	fflush(stdout);
+	sync();
+	if (ioperm(ISA_DEBUG_EXIT_PORT, 4, 1) == 0)
+		outb(status, ISA_DEBUG_EXIT_PORT);
+	printf("# init: isa-debug-exit failed (%s); powering off\n", strerror(errno));
+	fflush(stdout);
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+/* The host answers handshakes on the console: do not echo its lines back. */
+static void console_quiet(void)
+{
+	struct termios t;
+
+	if (tcgetattr(STDIN_FILENO, &t) == 0) {
+		t.c_lflag &= ~(ECHO | ECHONL);
+		tcsetattr(STDIN_FILENO, TCSANOW, &t);
+	}
+}
+
+static int run_program(const char *prog, const char *only)
+{
+	char *argv[4] = { (char *)prog, NULL, NULL, NULL };
+	int status;
+	pid_t pid;
+
+	if (only[0]) {
+		argv[1] = "--only";
+		argv[2] = (char *)only;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execv(prog, argv);
+		printf("# init: exec %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (WIFSIGNALED(status)) {
+		printf("# init: %s killed by signal %d\n", prog, WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+static void interactive(void)
+{
+	char line[256];
+
+	printf("pvmap guest: interactive console, no shell. QMP is on the host.\n"
+	       "commands: run PROG [TEST] | exit\n");
+	for (;;) {
+		char prog[128] = "", test[128] = "";
+
+		printf("pvmap> ");
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			end_qemu(EXIT_PASS);
+		if (sscanf(line, "run %127s %127s", prog, test) >= 1)
+			printf("# exit status %d\n", run_program(prog, test));
+		else if (strncmp(line, "exit", 4) == 0)
+			end_qemu(EXIT_PASS);
+		else if (line[0] != '\n')
+			printf("unknown command\n");
+	}
+}
+
+int main(void)
+{
+	char prog[128] = "/bin/pvmap-tests", only[128] = "", params[512] = "";
+	char flag[8];
+	int ret;
+
+	mount_or_warn("proc", "/proc", "proc");
+	mount_or_warn("sysfs", "/sys", "sysfs");
+	mount_or_warn("devtmpfs", "/dev", "devtmpfs");
+	mount_or_warn("debugfs", "/sys/kernel/debug", "debugfs");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	guest_cmdline_get("run", prog, sizeof(prog));
+	guest_cmdline_get("only", only, sizeof(only));
+	if (guest_cmdline_get("modparams", params, sizeof(params)))
+		for (char *c = params; *c; c++)
+			if (*c == ',')
+				*c = ' ';
+
+	if (!guest_cmdline_get("noload", flag, sizeof(flag)) || strcmp(flag, "1")) {
+		ret = guest_load_module(params);
+		if (ret)
+			printf("# init: cannot load %s: %s\n", GUEST_MODULE_PATH,
+			       strerror(-ret));
+	}
+
+	if (guest_cmdline_get("interactive", flag, sizeof(flag)) && !strcmp(flag, "1")) {
+		interactive();
+	}
+
+	console_quiet();
+	ret = run_program(prog, only);
+	printf("# init: %s exited with %d\n", prog, ret);
+	end_qemu(ret == 0 ? EXIT_PASS : EXIT_FAIL);
+}

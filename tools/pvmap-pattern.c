@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-pattern: write or check include/pvmap/pattern.h's pattern in a file,
+ * for example the host's ivshmem backing file.
+ *
+ *   pvmap-pattern fill   FILE OFFSET LENGTH SEED
+ *   pvmap-pattern verify FILE OFFSET LENGTH SEED
+ *
+ * Numbers may be decimal or 0x-hex. verify exits 0 when every byte matches,
+ * 1 on the first mismatch (printed), 2 on a usage or I/O error.
+ */
+#define _FILE_OFFSET_BITS 64
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pvmap/pattern.h>
+
+#define CHUNK	65536
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || !*s || *end || *s == '-' ? -1 : 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: pvmap-pattern fill|verify FILE OFFSET LENGTH SEED\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t buf[CHUNK];
+	uint64_t off, len, seed, done;
+	int fill, fd;
+
+	if (argc != 6)
+		return usage();
+	fill = !strcmp(argv[1], "fill");
+	if ((!fill && strcmp(argv[1], "verify")) || parse_u64(argv[3], &off) ||
+	    parse_u64(argv[4], &len) || parse_u64(argv[5], &seed))
+		return usage();
+
+	fd = open(argv[2], fill ? O_WRONLY : O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "pvmap-pattern: %s: %s\n", argv[2], strerror(errno));
+		return 2;
+	}
+	for (done = 0; done < len;) {
+		size_t n = len - done < CHUNK ? (size_t)(len - done) : CHUNK;
+		ssize_t io;
+
+		if (fill) {
+			pvmap_pattern_fill(buf, n, seed, off + done);
+			io = pwrite(fd, buf, n, (off_t)(off + done));
+		} else {
+			io = pread(fd, buf, n, (off_t)(off + done));
+		}
+		if (io != (ssize_t)n) {
+			fprintf(stderr, "pvmap-pattern: %s at %#" PRIx64 ": %s\n", argv[2],
+				off + done, io < 0 ? strerror(errno) : "short transfer");
+			close(fd);
+			return 2;
+		}
+		if (!fill) {
+			uint64_t bad = pvmap_pattern_check(buf, n, seed, off + done);
+
+			if (bad != n) {
+				printf("mismatch at offset %#" PRIx64 ": %#04x, want %#04x\n",
+				       off + done + bad, buf[bad],
+				       pvmap_pattern_byte(seed, off + done + bad));
+				close(fd);
+				return 1;
+			}
+		}
+		done += n;
+	}
+	close(fd);
+	return 0;
+}
