@@ -88,14 +88,21 @@ $(B)/unit/test_pattern32: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
 	@mkdir -p $(@D)
 	gcc -m32 $(HOST_CFLAGS) -Itests/unit -o $@ $<
 
-unit: $(B)/unit/test_pattern $(B)/unit/test_pattern32 host
+# Without sanitizers, for valgrind.
+$(B)/unit/test_pattern_plain: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) -g -Itests/unit -o $@ $<
+
+UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain
+
+unit: $(UNIT_BINS) host
 	@tests/check --only unit
 
 lint: modules
 	@tests/check --only lint
 
 # --- the two commands of the README ------------------------------------------
-check: deps host guests $(B)/unit/test_pattern $(B)/unit/test_pattern32
+check: deps host guests $(UNIT_BINS)
 	@tests/check
 
 demo: deps host $(B)/i386/initramfs.cpio

@@ -26,6 +26,9 @@
 
 #define PVMAP_DRV_NAME		"pvmap"
 
+/* The ABI is the same for i386 and x86_64 user space: no compat layout. */
+static_assert(sizeof(struct pvmap_info) == 48);
+
 #define PCI_VENDOR_ID_IVSHMEM	0x1af4
 #define PCI_DEVICE_ID_IVSHMEM	0x1110
 #define PCI_VENDOR_ID_BOCHS	0x1234

@@ -47,11 +47,4 @@ struct pvmap_info {
 #define PVMAP_IOC_MAGIC		'p'
 #define PVMAP_IOC_INFO		_IOR(PVMAP_IOC_MAGIC, 0x01, struct pvmap_info)
 
-#ifdef __KERNEL__
-#include <linux/build_bug.h>
-static_assert(sizeof(struct pvmap_info) == 48);
-#else
-_Static_assert(sizeof(struct pvmap_info) == 48, "pvmap_info ABI size");
-#endif
-
 #endif /* _UAPI_PVMAP_H */

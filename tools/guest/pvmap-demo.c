@@ -31,7 +31,7 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	uname(&uts);
-	printf("\npvmap-demo: a %s guest kernel (%s), %ld MiB of RAM.\n", uts.machine,
+	printf("\npvmap-demo: guest kernel %s %s, %ld MiB of RAM.\n", uts.machine,
 	       uts.release, sysconf(_SC_PHYS_PAGES) * (sysconf(_SC_PAGESIZE) >> 10) >> 10);
 	dir = opendir("/dev");
 	while (dir && (de = readdir(dir))) {

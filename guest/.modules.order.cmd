@@ -1,1 +1,0 @@
-cmd_/work/main/guest/modules.order := {   echo /work/main/guest/pvmap.ko; :; } > /work/main/guest/modules.order

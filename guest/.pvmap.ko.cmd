@@ -1,1 +1,0 @@
-cmd_/work/main/guest/pvmap.ko := ld -r -m elf_i386 -z noexecstack --no-warn-rwx-segments --build-id=sha1  -T scripts/module.lds -o /work/main/guest/pvmap.ko /work/main/guest/pvmap.o /work/main/guest/pvmap.mod.o;  true

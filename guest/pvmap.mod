@@ -1,1 +1,0 @@
-/work/main/guest/pvmap_pci.o
