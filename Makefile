@@ -47,7 +47,7 @@ modules: $(ARCHES:%=$(B)/%/pvmap.ko)
 $(B)/%/pvmap.ko: FORCE | deps
 	@mkdir -p $(B)/$*/guest
 	@cp -p guest/Kbuild guest/*.c $(wildcard guest/*.h) $(B)/$*/guest/
-	@ln -sfn $(CURDIR)/include $(B)/$*/include
+	@ln -sfn $(CURDIR)/include $(B)/$*/guest/include
 	@kdir=$(call KERNEL_DIR,$*) && \
 		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m W=1 \
 			KCFLAGS=-Werror modules

@@ -18,14 +18,13 @@ packages=(
 	sparse libxen-dev
 )
 
+# One dpkg-query for all: it prints nothing for a package it has never seen,
+# so compare against the list of installed names rather than its output.
+installed=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' "${packages[@]}" 2>/dev/null |
+	awk '$1 == "installed" { print $2 }' || true)
 missing=()
-while read -r status pkg; do
-	[ "$status" = "installed" ] || missing+=("$pkg")
-done < <(dpkg-query -W -f='${db:Status-Status} ${Package}\n' "${packages[@]}" 2>/dev/null || true)
-# dpkg-query prints nothing at all for packages it has never heard of.
 for pkg in "${packages[@]}"; do
-	dpkg-query -W -f='${db:Status-Status}\n' "$pkg" 2>/dev/null | grep -qx installed ||
-		{ [[ " ${missing[*]-} " == *" $pkg "* ]] || missing+=("$pkg"); }
+	grep -qx "$pkg" <<<"$installed" || missing+=("$pkg")
 done
 
 [ ${#missing[@]} -eq 0 ] && exit 0
