@@ -17,7 +17,7 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
-UAPI := include/uapi/pvmap.h include/pvmap/pattern.h
+UAPI := include/uapi/pvmap.h include/pvmap/pattern.h include/pvmap/kind.h
 
 .PHONY: all help deps guest-kernels modules guests host lint unit check demo clean clean-cache FORCE
 

@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <pvmap/kind.h>
 #include <uapi/pvmap.h>
 
 #define PVMAP_DRV_NAME		"pvmap"
@@ -71,20 +72,6 @@ struct pvmap_device {
 
 static DEFINE_IDA(pvmap_ida);
 static struct dentry *pvmap_debugfs_root;
-
-static const char *pvmap_kind_name(enum pvmap_kind kind)
-{
-	switch (kind) {
-	case PVMAP_KIND_IVSHMEM:
-		return "ivshmem";
-	case PVMAP_KIND_STDVGA:
-		return "stdvga";
-	case PVMAP_KIND_QXL:
-		return "qxl";
-	default:
-		return "unknown";
-	}
-}
 
 static void pvmap_device_release(struct kref *ref)
 {

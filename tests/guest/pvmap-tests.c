@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pvmap/kind.h>
 #include <pvmap/pattern.h>
 #include <uapi/pvmap.h>
 
@@ -42,19 +43,6 @@ static struct device devices[MAX_DEVICES];
 static int ndevices;
 
 #define fail(...) ({ printf("# " __VA_ARGS__); printf("\n"); -1; })
-
-static const char *kind_name(uint32_t kind)
-{
-	switch (kind) {
-	case PVMAP_KIND_IVSHMEM:
-		return "ivshmem";
-	case PVMAP_KIND_STDVGA:
-		return "stdvga";
-	case PVMAP_KIND_QXL:
-		return "qxl";
-	}
-	return "unknown";
-}
 
 /* Open /dev/pvmap* and read INFO of each; the number found or -1. */
 static int scan_devices(void)
@@ -112,13 +100,13 @@ static int test_binds_every_aperture(void)
 		return fail("cannot list /dev");
 	for (int i = 0; i < ndevices; i++)
 		printf("# %s: %s at %s\n", devices[i].path,
-		       kind_name(devices[i].info.kind), devices[i].info.pci_name);
+		       pvmap_kind_name(devices[i].info.kind), devices[i].info.pci_name);
 	for (tok = strtok_r(expect, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int have = 0;
 
 		want++;
 		for (int i = 0; i < ndevices; i++)
-			have |= !strcmp(kind_name(devices[i].info.kind), tok);
+			have |= !strcmp(pvmap_kind_name(devices[i].info.kind), tok);
 		if (!have)
 			return fail("no /dev/pvmapN for the %s device", tok);
 		found++;
@@ -157,7 +145,7 @@ static int test_info_matches_bar(void)
 				    (unsigned long long)info->aperture_base,
 				    (unsigned long long)info->aperture_size, start, end);
 		printf("# pvmap-host: bar pci=%s kind=%s bar=%u base=%#llx size=%#llx\n",
-		       info->pci_name, kind_name(info->kind), info->bar,
+		       info->pci_name, pvmap_kind_name(info->kind), info->bar,
 		       (unsigned long long)info->aperture_base,
 		       (unsigned long long)info->aperture_size);
 	}
