@@ -49,9 +49,9 @@ $(B)/%/pvmap.ko: FORCE | deps
 	@cp -p guest/Kbuild guest/*.c $(wildcard guest/*.h) $(B)/$*/guest/
 	@ln -sfn $(CURDIR)/include $(B)/$*/guest/include
 	@kdir=$(call KERNEL_DIR,$*) && \
-		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m W=1 \
-			KCFLAGS=-Werror modules
-	@cp -p $(B)/$*/guest/pvmap.ko $@
+		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
+			CONFIG_PVMAP_SELFTEST=m W=1 KCFLAGS=-Werror modules
+	@cp -p $(B)/$*/guest/pvmap.ko $(B)/$*/guest/pvmap_selftest.ko $(B)/$*/
 
 # --- guest user space and initramfs ------------------------------------------
 guests: $(ARCHES:%=$(B)/%/initramfs.cpio)
@@ -68,8 +68,12 @@ $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
+$(B)/%/pvmapctl: tools/pvmapctl.c $(UAPI) | deps
+	@mkdir -p $(@D)
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $<
+
 $(B)/%/initramfs.cpio: tools/guest/initramfs.list $(B)/%/init $(B)/%/pvmap-tests \
-		$(B)/%/pvmap-demo $(B)/%/pvmap.ko
+		$(B)/%/pvmap-demo $(B)/%/pvmapctl $(B)/%/pvmap.ko
 	@sed 's|@ARCHDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
 	@kdir=$(call KERNEL_DIR,$*) && $$kdir/usr/gen_init_cpio $(B)/$*/initramfs.list >$@
 

@@ -4,9 +4,10 @@
  *
  * Binds to the devices QEMU offers with a large, host-visible memory BAR
  * (ivshmem-plain, std VGA / bochs-display, qxl), claims that BAR and exposes
- * it as /dev/pvmapN. The BAR is claimed but not mapped here: on a 32-bit
- * guest a whole aperture does not fit in the kernel's address space, which is
- * the problem the io_mapping engine exists to solve.
+ * it as /dev/pvmapN: PWRITE/PREAD through the io_mapping engine, mmap of
+ * aperture ranges into user space, INFO and STATS. The BAR is claimed but
+ * never mapped whole on a 32-bit guest: it does not fit in the kernel's
+ * address space, which is the problem the io_mapping engine solves.
  */
 
 #include <linux/debugfs.h>
@@ -15,15 +16,20 @@
 #include <linux/io.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <pvmap/io_mapping.h>
 #include <pvmap/kind.h>
 #include <uapi/pvmap.h>
+
+#include "pvmap_internal.h"
 
 #define PVMAP_DRV_NAME		"pvmap"
 
@@ -44,10 +50,14 @@ static_assert(sizeof(struct pvmap_info) == 48);
 
 /**
  * struct pvmap_device - one bound aperture
- * @pdev: the PCI device; NULL once unbound (checked under @lock)
- * @lock: held for reading by file operations, for writing by unbind
+ * @pdev: the PCI device; NULL once unbound (checked under @lock or @mmap_lock)
+ * @lock: held for reading by ioctls, for writing by unbind
+ * @mmap_lock: serialises mmap with unbind; mmap runs under the mm's
+ *	mmap_lock, which ioctls take inside @lock when they fault, so mmap
+ *	must not take @lock
  * @ref: one reference for the binding, one per open file
  * @misc: the /dev/pvmapN character device
+ * @iomap: the aperture's io_mapping
  * @debugfs: this device's debugfs directory
  * @id: N of pvmapN
  * @kind: enum pvmap_kind
@@ -59,8 +69,10 @@ static_assert(sizeof(struct pvmap_info) == 48);
 struct pvmap_device {
 	struct pci_dev *pdev;
 	struct rw_semaphore lock;
+	struct mutex mmap_lock;
 	struct kref ref;
 	struct miscdevice misc;
+	struct pvmap_io_mapping *iomap;
 	struct dentry *debugfs;
 	int id;
 	enum pvmap_kind kind;
@@ -113,6 +125,8 @@ static void pvmap_fill_info(struct pvmap_device *pvdev, struct pvmap_info *info)
 	info->vendor = pvdev->pdev->vendor;
 	info->device = pvdev->pdev->device;
 	info->bar = pvdev->bar;
+	if (pvmap_io_mapping_clears_on_unmap(pvdev->iomap))
+		info->flags |= PVMAP_INFO_F_CLEARS_ON_UNMAP;
 	strscpy(info->pci_name, pci_name(pvdev->pdev), sizeof(info->pci_name));
 }
 
@@ -143,6 +157,29 @@ static long pvmap_ioctl_info(struct pvmap_device *pvdev, void __user *arg)
 	return 0;
 }
 
+static long pvmap_ioctl_rw(struct pvmap_device *pvdev, void __user *arg, bool write)
+{
+	struct pvmap_rw rw;
+	int ret;
+
+	if (copy_from_user(&rw, arg, sizeof(rw)))
+		return -EFAULT;
+	ret = pvmap_rw(pvdev->iomap, pvdev->size, &rw, write);
+	if (copy_to_user(arg, &rw, sizeof(rw)))
+		return -EFAULT;
+	return ret;
+}
+
+static long pvmap_ioctl_stats(void __user *arg)
+{
+	struct pvmap_stats stats;
+
+	pvmap_stats_read(&stats);
+	if (copy_to_user(arg, &stats, sizeof(stats)))
+		return -EFAULT;
+	return 0;
+}
+
 static long pvmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct pvmap_device *pvdev = file->private_data;
@@ -158,6 +195,15 @@ static long pvmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PVMAP_IOC_INFO:
 		ret = pvmap_ioctl_info(pvdev, uarg);
 		break;
+	case PVMAP_IOC_PWRITE:
+		ret = pvmap_ioctl_rw(pvdev, uarg, true);
+		break;
+	case PVMAP_IOC_PREAD:
+		ret = pvmap_ioctl_rw(pvdev, uarg, false);
+		break;
+	case PVMAP_IOC_STATS:
+		ret = pvmap_ioctl_stats(uarg);
+		break;
 	default:
 		ret = -ENOTTY;
 		break;
@@ -167,12 +213,44 @@ out:
 	return ret;
 }
 
+/*
+ * Map [file offset, + length) of the aperture into user space,
+ * write-combining. The PTEs are the device's pfns, never struct pages.
+ */
+static int pvmap_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct pvmap_device *pvdev = file->private_data;
+	unsigned long len = vma->vm_end - vma->vm_start;
+	u64 offset;
+	int ret;
+
+	mutex_lock(&pvdev->mmap_lock);
+	if (!pvdev->pdev) {
+		ret = -ENODEV;
+		goto out;
+	}
+	/* vm_pgoff << PAGE_SHIFT in 64 bits: on i386 unsigned long would wrap. */
+	offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	if (offset >= pvdev->size || len > pvdev->size - offset) {
+		ret = -EINVAL;
+		goto out;
+	}
+	vma->vm_flags |= VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
+	ret = io_remap_pfn_range(vma, vma->vm_start, (pvdev->base + offset) >> PAGE_SHIFT,
+				 len, vma->vm_page_prot);
+out:
+	mutex_unlock(&pvdev->mmap_lock);
+	return ret;
+}
+
 static const struct file_operations pvmap_fops = {
 	.owner = THIS_MODULE,
 	.open = pvmap_open,
 	.release = pvmap_release,
 	.unlocked_ioctl = pvmap_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = pvmap_mmap,
 	.llseek = noop_llseek,
 };
 
@@ -210,6 +288,26 @@ static int pvmap_debugfs_whole_ioremap_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_whole_ioremap);
 
+static int pvmap_debugfs_stats_show(struct seq_file *s, void *unused)
+{
+	struct pvmap_stats st;
+	unsigned int cpu;
+
+	pvmap_stats_read(&st);
+	seq_printf(s, "maps: %llu\n", st.maps);
+	seq_printf(s, "unmaps: %llu\n", st.unmaps);
+	seq_printf(s, "pte_writes: %llu\n", st.pte_writes);
+	seq_printf(s, "local_flushes: %llu\n", st.local_flushes);
+	seq_printf(s, "remote_flushes: %llu\n", st.remote_flushes);
+	seq_printf(s, "batches: %llu\n", st.batches);
+	seq_printf(s, "slow_path: %llu\n", st.slow_path);
+	seq_printf(s, "misuse: %llu\n", st.misuse);
+	for (cpu = 0; cpu < st.nr_cpus; cpu++)
+		seq_printf(s, "live_slots_cpu%u: %u\n", cpu, st.live_slots[cpu]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_stats);
+
 static void pvmap_debugfs_add(struct pvmap_device *pvdev)
 {
 	pvdev->debugfs = debugfs_create_dir(pvdev->name, pvmap_debugfs_root);
@@ -229,6 +327,7 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!pvdev)
 		return -ENOMEM;
 	init_rwsem(&pvdev->lock);
+	mutex_init(&pvdev->mmap_lock);
 	kref_init(&pvdev->ref);
 	pvdev->pdev = pdev;
 	pvdev->kind = id->driver_data;
@@ -263,6 +362,13 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_free_id;
 	}
 
+	pvdev->iomap = pvmap_io_mapping_create_wc(pvdev->base, pvdev->size);
+	if (IS_ERR(pvdev->iomap)) {
+		ret = PTR_ERR(pvdev->iomap);
+		dev_err(dev, "cannot set up the aperture's io_mapping: %d\n", ret);
+		goto err_free_id;
+	}
+
 	pvdev->misc.minor = MISC_DYNAMIC_MINOR;
 	pvdev->misc.name = pvdev->name;
 	pvdev->misc.fops = &pvmap_fops;
@@ -271,7 +377,7 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = misc_register(&pvdev->misc);
 	if (ret) {
 		dev_err(dev, "cannot register /dev/%s: %d\n", pvdev->name, ret);
-		goto err_free_id;
+		goto err_free_iomap;
 	}
 
 	pci_set_drvdata(pdev, pvdev);
@@ -281,6 +387,8 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		 (unsigned long long)pvdev->size >> 20, &pvdev->base);
 	return 0;
 
+err_free_iomap:
+	pvmap_io_mapping_free(pvdev->iomap);
 err_free_id:
 	ida_free(&pvmap_ida, pvdev->id);
 err_free:
@@ -296,8 +404,13 @@ static void pvmap_remove(struct pci_dev *pdev)
 	/* No new opens after this; files already open keep a reference. */
 	misc_deregister(&pvdev->misc);
 
+	/* Waits for PWRITE/PREAD in flight; later calls see -ENODEV. */
 	down_write(&pvdev->lock);
+	mutex_lock(&pvdev->mmap_lock);
 	pvdev->pdev = NULL;
+	mutex_unlock(&pvdev->mmap_lock);
+	pvmap_io_mapping_free(pvdev->iomap);
+	pvdev->iomap = NULL;
 	up_write(&pvdev->lock);
 
 	dev_info(&pdev->dev, "%s: unbound\n", pvdev->name);
@@ -326,10 +439,17 @@ static int __init pvmap_init(void)
 {
 	int ret;
 
-	pvmap_debugfs_root = debugfs_create_dir(PVMAP_DRV_NAME, NULL);
-	ret = pci_register_driver(&pvmap_pci_driver);
+	ret = pvmap_io_mapping_init();
 	if (ret)
+		return ret;
+	pvmap_debugfs_root = debugfs_create_dir(PVMAP_DRV_NAME, NULL);
+	debugfs_create_file("stats", 0400, pvmap_debugfs_root, NULL,
+			    &pvmap_debugfs_stats_fops);
+	ret = pci_register_driver(&pvmap_pci_driver);
+	if (ret) {
 		debugfs_remove_recursive(pvmap_debugfs_root);
+		pvmap_io_mapping_exit();
+	}
 	return ret;
 }
 module_init(pvmap_init);
@@ -338,6 +458,7 @@ static void __exit pvmap_exit(void)
 {
 	pci_unregister_driver(&pvmap_pci_driver);
 	debugfs_remove_recursive(pvmap_debugfs_root);
+	pvmap_io_mapping_exit();
 }
 module_exit(pvmap_exit);
 

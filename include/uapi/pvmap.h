@@ -20,6 +20,9 @@ enum pvmap_kind {
 	PVMAP_KIND_QXL		= 3,	/* qxl 1b36:0100, VRAM BAR (4 if present, else 1) */
 };
 
+/* Released maps of this aperture fault (per-CPU slots with clear-on-unmap). */
+#define PVMAP_INFO_F_CLEARS_ON_UNMAP	0x01
+
 /**
  * struct pvmap_info - what one /dev/pvmapN maps
  * @abi_version: PVMAP_ABI_VERSION of the module
@@ -29,6 +32,7 @@ enum pvmap_kind {
  * @vendor: PCI vendor id
  * @device: PCI device id
  * @bar: PCI BAR number of the aperture
+ * @flags: PVMAP_INFO_F_*
  * @pad: zero
  * @pci_name: PCI address as "DDDD:BB:DD.F", NUL-terminated
  */
@@ -40,11 +44,62 @@ struct pvmap_info {
 	__u16 vendor;
 	__u16 device;
 	__u8 bar;
-	__u8 pad[3];
+	__u8 flags;
+	__u8 pad[2];
 	char pci_name[16];
+};
+
+/**
+ * struct pvmap_rw - one PWRITE or PREAD
+ * @offset: byte offset into the aperture
+ * @length: bytes to copy; @offset + @length must not pass the aperture's end
+ * @user_ptr: the user buffer, as an integer
+ * @done: set by the module: bytes copied, which is less than @length only
+ *	when the user buffer faulted at that point (nothing past it is written)
+ *
+ * The ioctl fails with EFAULT when not even the first byte could be copied.
+ */
+struct pvmap_rw {
+	__u64 offset;
+	__u64 length;
+	__u64 user_ptr;
+	__u64 done;
+};
+
+#define PVMAP_STATS_MAX_CPUS	16
+
+/**
+ * struct pvmap_stats - the io_mapping engine's counters, for all devices
+ * @maps: atomic and sleepable maps made
+ * @unmaps: maps released
+ * @pte_writes: PTEs written, sets and clears
+ * @local_flushes: TLB entries invalidated on the local CPU only
+ * @remote_flushes: TLB entries invalidated on every CPU (pooled sleepable maps)
+ * @batches: lazy-MMU sections, each one hypercall batch on a PV guest
+ * @slow_path: PWRITE/PREAD chunks that faulted and took the sleepable path
+ * @misuse: API calls refused with a WARN
+ * @nr_cpus: entries of @live_slots in use
+ * @pad: zero
+ * @live_slots: atomic slots mapped now, per CPU
+ */
+struct pvmap_stats {
+	__u64 maps;
+	__u64 unmaps;
+	__u64 pte_writes;
+	__u64 local_flushes;
+	__u64 remote_flushes;
+	__u64 batches;
+	__u64 slow_path;
+	__u64 misuse;
+	__u32 nr_cpus;
+	__u32 pad;
+	__u32 live_slots[PVMAP_STATS_MAX_CPUS];
 };
 
 #define PVMAP_IOC_MAGIC		'p'
 #define PVMAP_IOC_INFO		_IOR(PVMAP_IOC_MAGIC, 0x01, struct pvmap_info)
+#define PVMAP_IOC_PWRITE	_IOWR(PVMAP_IOC_MAGIC, 0x02, struct pvmap_rw)
+#define PVMAP_IOC_PREAD		_IOWR(PVMAP_IOC_MAGIC, 0x03, struct pvmap_rw)
+#define PVMAP_IOC_STATS		_IOR(PVMAP_IOC_MAGIC, 0x04, struct pvmap_stats)
 
 #endif /* _UAPI_PVMAP_H */

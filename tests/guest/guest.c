@@ -31,6 +31,15 @@ bool guest_cmdline_get(const char *key, char *buf, size_t len)
 	return false;
 }
 
+void guest_module_params(char *buf, size_t len)
+{
+	if (!guest_cmdline_get("modparams", buf, len))
+		buf[0] = '\0';
+	for (char *c = buf; *c; c++)
+		if (*c == ',')
+			*c = ' ';
+}
+
 bool guest_host_sync(const char *tag)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
@@ -86,11 +95,11 @@ int guest_write_file(const char *path, const char *text)
 	return n;
 }
 
-int guest_load_module(const char *params)
+int guest_load_module(const char *path, const char *params)
 {
 	int fd, ret;
 
-	fd = open(GUEST_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
@@ -99,7 +108,7 @@ int guest_load_module(const char *params)
 	return ret;
 }
 
-int guest_unload_module(void)
+int guest_unload_module(const char *name)
 {
-	return syscall(SYS_delete_module, "pvmap", O_NONBLOCK) ? -errno : 0;
+	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 }

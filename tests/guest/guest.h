@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
+#define GUEST_SELFTEST_PATH	"/lib/modules/pvmap_selftest.ko"
 #define GUEST_DEBUGFS		"/sys/kernel/debug/pvmap"
 
 /*
@@ -18,6 +19,9 @@
  * options to a module or to init's environment.
  */
 bool guest_cmdline_get(const char *key, char *buf, size_t len);
+
+/* pvtest.modparams= with its commas turned into spaces ("" when absent). */
+void guest_module_params(char *buf, size_t len);
 
 /*
  * Ask the host runner to act now (read QMP, check a file) while the guest
@@ -31,7 +35,7 @@ long guest_read_file(const char *path, char *buf, size_t len);
 int guest_write_file(const char *path, const char *text);
 
 /* finit_module() / delete_module() without kmod; 0 or -errno. */
-int guest_load_module(const char *params);
-int guest_unload_module(void);
+int guest_load_module(const char *path, const char *params);
+int guest_unload_module(const char *name);
 
 #endif /* PVMAP_GUEST_H */

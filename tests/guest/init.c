@@ -126,13 +126,10 @@ int main(void)
 
 	guest_cmdline_get("run", prog, sizeof(prog));
 	guest_cmdline_get("only", only, sizeof(only));
-	if (guest_cmdline_get("modparams", params, sizeof(params)))
-		for (char *c = params; *c; c++)
-			if (*c == ',')
-				*c = ' ';
+	guest_module_params(params, sizeof(params));
 
 	if (!guest_cmdline_get("noload", flag, sizeof(flag)) || strcmp(flag, "1")) {
-		ret = guest_load_module(params);
+		ret = guest_load_module(GUEST_MODULE_PATH, params);
 		if (ret)
 			printf("# init: cannot load %s: %s\n", GUEST_MODULE_PATH,
 			       strerror(-ret));

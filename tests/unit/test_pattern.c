@@ -71,7 +71,13 @@ static int uapi_layout(void)
 	       offsetof(struct pvmap_info, aperture_base) == 8 &&
 	       offsetof(struct pvmap_info, aperture_size) == 16 &&
 	       offsetof(struct pvmap_info, pci_name) == 32 &&
-	       PVMAP_IOC_INFO == 0x80307001u;
+	       offsetof(struct pvmap_info, flags) == 29 &&
+	       sizeof(struct pvmap_rw) == 32 &&
+	       sizeof(struct pvmap_stats) == 136 &&
+	       offsetof(struct pvmap_stats, live_slots) == 72 &&
+	       PVMAP_IOC_INFO == 0x80307001u &&
+	       PVMAP_IOC_PWRITE == 0xc0207002u &&
+	       PVMAP_IOC_STATS == 0x80887004u;
 }
 
 int main(void)

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap's io_mapping API (include/pvmap/io_mapping.h): aperture
+ * descriptors with their write-combining memory type, atomic maps through
+ * the per-CPU slots, sleepable maps through a small pool of windows, and the
+ * x86_64 path that maps the whole aperture once.
+ */
+
+#include <linux/bitops.h>
+#include <linux/err.h>
+#include <linux/io.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/semaphore.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include <pvmap/io_mapping.h>
+
+#include "pvmap_internal.h"
+#include "pvmap_pte.h"
+
+static bool hygiene;
+module_param(hygiene, bool, 0444);
+MODULE_PARM_DESC(hygiene,
+		 "x86_64: map through per-CPU slots with clear-on-unmap instead of one whole-aperture mapping (i386 always does)");
+
+#define PVMAP_POOL_WINDOW_PAGES	(PVMAP_POOL_WINDOW_SIZE / PAGE_SIZE)
+
+/**
+ * struct pvmap_io_mapping - one aperture
+ * @base: guest-physical base
+ * @size: size in bytes
+ * @prot: write-combining kernel protection for its pages
+ * @wc_cookie: arch_phys_wc_add()'s handle
+ * @whole: the whole aperture mapped, on x86_64 without hygiene; else NULL
+ * @link: on pvmap_whole_list while @whole is set
+ */
+struct pvmap_io_mapping {
+	resource_size_t base;
+	u64 size;
+	pgprot_t prot;
+	int wc_cookie;
+	void __iomem *whole;
+	struct list_head link;
+};
+
+/*
+ * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes: a window of
+ * PVMAP_POOL_WINDOWS slices, @free counts the idle ones, @busy marks them.
+ */
+static struct {
+	struct pvmap_window window;
+	struct semaphore free;
+	spinlock_t lock;
+	unsigned long busy;
+	unsigned int npages[PVMAP_POOL_WINDOWS];
+} pvmap_pool;
+
+/* Whole-aperture mappings, so pvmap_io_mapping_unmap() knows their addresses. */
+static LIST_HEAD(pvmap_whole_list);
+static DEFINE_SPINLOCK(pvmap_whole_lock);
+
+struct pvmap_counters __percpu *pvmap_counters;
+
+/* Page start of an aperture offset; PAGE_MASK would truncate a u64 on i386. */
+static inline u64 pvmap_page_start(u64 offset)
+{
+	return offset & ~(u64)(PAGE_SIZE - 1);
+}
+
+static bool pvmap_range_ok(const struct pvmap_io_mapping *m, u64 offset, u64 size)
+{
+	return m && size && offset < m->size && size <= m->size - offset;
+}
+
+struct pvmap_io_mapping *pvmap_io_mapping_create_wc(resource_size_t base, u64 size)
+{
+	struct pvmap_io_mapping *m;
+	int ret;
+
+	if (!size || !PAGE_ALIGNED(base) || size & (PAGE_SIZE - 1))
+		return ERR_PTR(-EINVAL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return ERR_PTR(-ENOMEM);
+	m->base = base;
+	m->size = size;
+	m->prot = pvmap_prot_supported(pgprot_writecombine(PAGE_KERNEL));
+	INIT_LIST_HEAD(&m->link);
+
+	ret = arch_io_reserve_memtype_wc(base, size);
+	if (ret)
+		goto err_free;
+	m->wc_cookie = arch_phys_wc_add(base, size);
+
+	if (IS_ENABLED(CONFIG_64BIT) && !hygiene) {
+		m->whole = ioremap_wc(base, size);
+		if (!m->whole) {
+			ret = -ENOMEM;
+			goto err_memtype;
+		}
+		spin_lock(&pvmap_whole_lock);
+		list_add(&m->link, &pvmap_whole_list);
+		spin_unlock(&pvmap_whole_lock);
+	}
+	return m;
+
+err_memtype:
+	arch_phys_wc_del(m->wc_cookie);
+	arch_io_free_memtype_wc(base, size);
+err_free:
+	kfree(m);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_create_wc);
+
+void pvmap_io_mapping_free(struct pvmap_io_mapping *m)
+{
+	if (!m)
+		return;
+	if (m->whole) {
+		spin_lock(&pvmap_whole_lock);
+		list_del(&m->link);
+		spin_unlock(&pvmap_whole_lock);
+		iounmap(m->whole);
+	}
+	arch_phys_wc_del(m->wc_cookie);
+	arch_io_free_memtype_wc(m->base, m->size);
+	kfree(m);
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_free);
+
+bool pvmap_io_mapping_clears_on_unmap(const struct pvmap_io_mapping *m)
+{
+	return !m->whole;
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_clears_on_unmap);
+
+void __iomem *pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *m,
+						   u64 offset, unsigned int npages)
+{
+	u64 start = pvmap_page_start(offset);
+	void __iomem *vaddr;
+
+	if (WARN(!m || !npages || npages > PVMAP_SLOTS_PER_CPU ||
+		 !pvmap_range_ok(m, start, (u64)npages << PAGE_SHIFT),
+		 "pvmap: atomic map of %u pages at %#llx outside the aperture\n",
+		 npages, offset)) {
+		pvmap_count(misuse);
+		return NULL;
+	}
+	vaddr = pvmap_slots_map((m->base + start) >> PAGE_SHIFT, npages, m->prot,
+				m->whole ? m->whole + start : NULL);
+	return vaddr ? vaddr + offset_in_page(offset) : NULL;
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_map_atomic_range_wc);
+
+void __iomem *pvmap_io_mapping_map_atomic_wc(struct pvmap_io_mapping *m, u64 offset)
+{
+	return pvmap_io_mapping_map_atomic_range_wc(m, offset, 1);
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_map_atomic_wc);
+
+void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr)
+{
+	pvmap_slots_unmap(vaddr, 0);
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_unmap_atomic);
+
+void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsigned int npages)
+{
+	pvmap_slots_unmap(vaddr, npages);
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_unmap_atomic_range);
+
+static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
+{
+	unsigned int idx, i, first;
+
+	if (down_killable(&pvmap_pool.free))
+		return NULL;
+	spin_lock(&pvmap_pool.lock);
+	idx = find_first_zero_bit(&pvmap_pool.busy, PVMAP_POOL_WINDOWS);
+	__set_bit(idx, &pvmap_pool.busy);
+	pvmap_pool.npages[idx] = npages;
+	spin_unlock(&pvmap_pool.lock);
+
+	first = idx * PVMAP_POOL_WINDOW_PAGES;
+	/* A lazy-MMU section belongs to one CPU. */
+	preempt_disable();
+	pvmap_batch_begin();
+	for (i = 0; i < npages; i++)
+		pvmap_pte_set(&pvmap_pool.window, first + i, pfn + i, prot);
+	pvmap_batch_end();
+	preempt_enable();
+	pvmap_count(maps);
+	return (void __iomem *)pvmap_window_va(&pvmap_pool.window, first);
+}
+
+static bool pvmap_pool_unmap(unsigned long va)
+{
+	unsigned long start = pvmap_pool.window.va;
+	unsigned int idx, i, first, npages;
+
+	if (va < start || va >= start + PVMAP_POOL_WINDOWS * PVMAP_POOL_WINDOW_SIZE)
+		return false;
+	idx = (va - start) / PVMAP_POOL_WINDOW_SIZE;
+	first = idx * PVMAP_POOL_WINDOW_PAGES;
+	if (WARN(!test_bit(idx, &pvmap_pool.busy), "pvmap: unmap of an idle pool window\n")) {
+		pvmap_count(misuse);
+		return true;
+	}
+	npages = pvmap_pool.npages[idx];
+
+	preempt_disable();
+	pvmap_batch_begin();
+	for (i = 0; i < npages; i++)
+		pvmap_pte_clear(&pvmap_pool.window, first + i);
+	pvmap_batch_end();
+	preempt_enable();
+	pvmap_tlb_flush_all_cpus(&pvmap_pool.window, first, npages);
+
+	spin_lock(&pvmap_pool.lock);
+	__clear_bit(idx, &pvmap_pool.busy);
+	spin_unlock(&pvmap_pool.lock);
+	up(&pvmap_pool.free);
+	pvmap_count(unmaps);
+	return true;
+}
+
+static bool pvmap_is_whole_addr(unsigned long va)
+{
+	struct pvmap_io_mapping *m;
+	bool found = false;
+
+	spin_lock(&pvmap_whole_lock);
+	list_for_each_entry(m, &pvmap_whole_list, link) {
+		unsigned long start = (unsigned long)m->whole;
+
+		if (va >= start && va - start < m->size) {
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&pvmap_whole_lock);
+	return found;
+}
+
+void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *m, u64 offset, u64 size)
+{
+	u64 start = pvmap_page_start(offset);
+	void __iomem *vaddr;
+	u64 span;
+
+	might_sleep();
+	if (WARN(!pvmap_range_ok(m, offset, size),
+		 "pvmap: map of %#llx bytes at %#llx outside the aperture\n", size, offset)) {
+		pvmap_count(misuse);
+		return NULL;
+	}
+	if (m->whole)
+		return m->whole + offset;
+
+	span = PAGE_ALIGN(offset_in_page(offset) + size);
+	if (span <= PVMAP_POOL_WINDOW_SIZE) {
+		vaddr = pvmap_pool_map((m->base + start) >> PAGE_SHIFT, span >> PAGE_SHIFT,
+				       m->prot);
+	} else {
+		if (span > ULONG_MAX)
+			return NULL;
+		vaddr = ioremap_wc(m->base + start, span);
+		if (vaddr)
+			pvmap_count(maps);
+	}
+	return vaddr ? vaddr + offset_in_page(offset) : NULL;
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_map_wc);
+
+void pvmap_io_mapping_unmap(void __iomem *vaddr)
+{
+	unsigned long va = (unsigned long)vaddr & PAGE_MASK;
+
+	might_sleep();
+	if (pvmap_pool_unmap(va) || pvmap_is_whole_addr(va))
+		return;
+	iounmap((void __iomem *)va);
+	pvmap_count(unmaps);
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_unmap);
+
+void pvmap_stats_read(struct pvmap_stats *st)
+{
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	for_each_possible_cpu(cpu) {
+		const struct pvmap_counters *c = per_cpu_ptr(pvmap_counters, cpu);
+
+		st->maps += c->maps;
+		st->unmaps += c->unmaps;
+		st->pte_writes += c->pte_writes;
+		st->local_flushes += c->local_flushes;
+		st->remote_flushes += c->remote_flushes;
+		st->batches += c->batches;
+		st->slow_path += c->slow_path;
+		st->misuse += c->misuse;
+		if (cpu < PVMAP_STATS_MAX_CPUS) {
+			st->live_slots[cpu] = pvmap_slots_live(cpu);
+			st->nr_cpus = cpu + 1;
+		}
+	}
+}
+
+int pvmap_io_mapping_init(void)
+{
+	int ret;
+
+	pvmap_counters = alloc_percpu(struct pvmap_counters);
+	if (!pvmap_counters)
+		return -ENOMEM;
+	ret = pvmap_slots_init();
+	if (ret)
+		goto err_counters;
+	sema_init(&pvmap_pool.free, PVMAP_POOL_WINDOWS);
+	spin_lock_init(&pvmap_pool.lock);
+	ret = pvmap_window_create(&pvmap_pool.window,
+				  PVMAP_POOL_WINDOWS * PVMAP_POOL_WINDOW_PAGES);
+	if (ret)
+		goto err_slots;
+	return 0;
+
+err_slots:
+	pvmap_slots_exit();
+err_counters:
+	free_percpu(pvmap_counters);
+	return ret;
+}
+
+void pvmap_io_mapping_exit(void)
+{
+	pvmap_window_destroy(&pvmap_pool.window);
+	pvmap_slots_exit();
+	free_percpu(pvmap_counters);
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PTE layer on a Linux guest (see pvmap_pte.h). The primitives are the
+ * kernel's own: on a paravirtualised MMU they are pv_ops calls, and inside
+ * arch_enter/leave_lazy_mmu_mode() a run of them becomes one multicall.
+ * TLB invalidation is local (invlpg) because atomic slots are per CPU and
+ * used with preemption disabled; only pooled sleepable windows, which a
+ * migrating task may have touched from any CPU, are flushed everywhere.
+ */
+
+#include <linux/hardirq.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/vmalloc.h>
+#include <asm/tlbflush.h>
+
+#include "pvmap_internal.h"
+#include "pvmap_pte.h"
+
+/*
+ * @prot without the bits this CPU lacks (NX on a PAE CPU without it), as
+ * pfn_pte() wants under DEBUG_VM. PAGE_KERNEL keeps them for modules.
+ */
+pgprot_t pvmap_prot_supported(pgprot_t prot)
+{
+	return __pgprot(massage_pgprot(prot));
+}
+
+/*
+ * Own a window: vmap() one page of our own at every slot, so the kernel
+ * builds the page tables, then take over its PTEs. Modules cannot reserve
+ * bare virtual space (get_vm_area() is not exported); this is the same
+ * effect, and the PTEs are restored before vunmap() gives the space back.
+ */
+int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
+{
+	struct page **pages;
+	struct page *filler;
+	unsigned int i;
+	int ret = -ENOMEM;
+
+	memset(w, 0, sizeof(*w));
+	w->ptes = kcalloc(npages, sizeof(*w->ptes), GFP_KERNEL);
+	w->orig = kcalloc(npages, sizeof(*w->orig), GFP_KERNEL);
+	pages = kcalloc(npages, sizeof(*pages), GFP_KERNEL);
+	filler = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!w->ptes || !w->orig || !pages || !filler)
+		goto err_free;
+	for (i = 0; i < npages; i++)
+		pages[i] = filler;
+
+	w->area = vmap(pages, npages, VM_MAP, pvmap_prot_supported(PAGE_KERNEL));
+	if (!w->area)
+		goto err_free;
+	w->va = (unsigned long)w->area;
+	w->npages = npages;
+
+	for (i = 0; i < npages; i++) {
+		unsigned int level;
+
+		w->ptes[i] = lookup_address(pvmap_window_va(w, i), &level);
+		if (!w->ptes[i] || level != PG_LEVEL_4K) {
+			ret = -EFAULT;
+			goto err_vunmap;
+		}
+		w->orig[i] = *w->ptes[i];
+	}
+	/* Keep the filler page's refcount for the PTEs we restore at destroy. */
+	kfree(pages);
+	pages = NULL;
+
+	/* A free slot's PTE is clear; nothing has touched these addresses yet. */
+	for (i = 0; i < npages; i++)
+		pte_clear(NULL, pvmap_window_va(w, i), w->ptes[i]);
+	pvmap_tlb_flush_all_cpus(w, 0, npages);
+	return 0;
+
+err_vunmap:
+	vunmap(w->area);
+err_free:
+	if (filler)
+		__free_page(filler);
+	kfree(pages);
+	kfree(w->orig);
+	kfree(w->ptes);
+	memset(w, 0, sizeof(*w));
+	return ret;
+}
+
+void pvmap_window_destroy(struct pvmap_window *w)
+{
+	struct page *filler;
+	unsigned int i;
+
+	if (!w->area)
+		return;
+	filler = pte_page(w->orig[0]);
+	for (i = 0; i < w->npages; i++)
+		set_pte(w->ptes[i], w->orig[i]);
+	vunmap(w->area);
+	__free_page(filler);
+	kfree(w->orig);
+	kfree(w->ptes);
+	memset(w, 0, sizeof(*w));
+}
+
+/*
+ * Lazy-MMU sections do not nest (Xen BUG()s), and an interrupt may arrive
+ * inside the section of the code it interrupted: batch only in task context.
+ */
+void pvmap_batch_begin(void)
+{
+	if (in_task()) {
+		arch_enter_lazy_mmu_mode();
+		pvmap_count(batches);
+	}
+}
+
+void pvmap_batch_end(void)
+{
+	if (in_task())
+		arch_leave_lazy_mmu_mode();
+}
+
+void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
+		   pgprot_t prot)
+{
+	set_pte(w->ptes[slot], pfn_pte(pfn, prot));
+	pvmap_count(pte_writes);
+}
+
+/* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
+void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
+{
+	pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
+	pvmap_count(pte_writes);
+}
+
+void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
+{
+	__flush_tlb_one_user(pvmap_window_va(w, slot));
+	pvmap_count(local_flushes);
+}
+
+struct pvmap_flush_range {
+	unsigned long start;
+	unsigned int npages;
+};
+
+static void pvmap_flush_range_here(void *info)
+{
+	const struct pvmap_flush_range *r = info;
+	unsigned int i;
+
+	for (i = 0; i < r->npages; i++)
+		__flush_tlb_one_user(r->start + i * PAGE_SIZE);
+}
+
+void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
+			      unsigned int npages)
+{
+	struct pvmap_flush_range r = {
+		.start = pvmap_window_va(w, slot),
+		.npages = npages,
+	};
+
+	on_each_cpu(pvmap_flush_range_here, &r, 1);
+	pvmap_count_add(remote_flushes, npages);
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PWRITE and PREAD: copies between a user buffer and the aperture through
+ * atomic range maps, with i915's pattern for faults: copy with page faults
+ * disabled, and only for a chunk that faulted take a sleepable map and copy
+ * again, letting the fault be served.
+ */
+
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/uaccess.h>
+
+#include <pvmap/io_mapping.h>
+
+#include "pvmap_internal.h"
+
+/*
+ * Pages per atomic range map: one batch of PTE writes to map them and one
+ * to unmap them. 16 pages (64 KiB) keeps preemption off for one short copy.
+ */
+#define PVMAP_RW_CHUNK_PAGES	16
+
+/*
+ * The slow path: bytes copied. __copy_*_user (not copy_from_user()) because
+ * copy_from_user() zero-fills what it could not copy, and that "fill" would
+ * land in the aperture past the fault.
+ */
+static u64 pvmap_rw_sleepable(struct pvmap_io_mapping *m, u64 offset,
+			      void __user *ubuf, u64 len, bool write)
+{
+	void __iomem *vaddr;
+	unsigned long left;
+
+	vaddr = pvmap_io_mapping_map_wc(m, offset, len);
+	if (!vaddr)
+		return 0;
+	if (write)
+		left = __copy_from_user((void __force *)vaddr, ubuf, len);
+	else
+		left = __copy_to_user(ubuf, (void __force *)vaddr, len);
+	pvmap_io_mapping_unmap(vaddr);
+	return len - left;
+}
+
+/*
+ * Copy rw->length bytes; rw->done says how many were copied. 0 when at least
+ * one byte (or a zero length) was copied, -EINVAL for a range outside the
+ * aperture, -EFAULT when the user buffer faulted before the first byte.
+ */
+int pvmap_rw(struct pvmap_io_mapping *m, u64 aperture_size, struct pvmap_rw *rw,
+	     bool write)
+{
+	void __user *ubuf = u64_to_user_ptr(rw->user_ptr);
+	u64 done = 0;
+
+	rw->done = 0;
+	if (rw->offset > aperture_size || rw->length > aperture_size - rw->offset)
+		return -EINVAL;
+	if (!rw->length)
+		return 0;
+	if (rw->length > ULONG_MAX || !access_ok(ubuf, rw->length))
+		return -EFAULT;
+
+	while (done < rw->length) {
+		u64 offset = rw->offset + done;
+		u64 chunk = min_t(u64, rw->length - done,
+				  PVMAP_RW_CHUNK_PAGES * PAGE_SIZE - offset_in_page(offset));
+		unsigned int npages = DIV_ROUND_UP(offset_in_page(offset) + chunk, PAGE_SIZE);
+		void __iomem *vaddr;
+		unsigned long left;
+		u64 copied;
+
+		vaddr = pvmap_io_mapping_map_atomic_range_wc(m, offset, npages);
+		if (!vaddr)
+			break;
+		if (write)
+			left = __copy_from_user_inatomic_nocache((void __force *)vaddr,
+								 ubuf + done, chunk);
+		else
+			left = __copy_to_user_inatomic(ubuf + done, (void __force *)vaddr,
+						       chunk);
+		pvmap_io_mapping_unmap_atomic_range(vaddr, npages);
+
+		copied = chunk - left;
+		if (left) {
+			pvmap_count(slow_path);
+			copied += pvmap_rw_sleepable(m, offset + copied, ubuf + done + copied,
+						     left, write);
+		}
+		done += copied;
+		if (copied < chunk || fatal_signal_pending(current))
+			break;
+		cond_resched();
+	}
+	rw->done = done;
+	return done ? 0 : -EFAULT;
+}

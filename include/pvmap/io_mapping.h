@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pvmap's io_mapping: page-at-a-time access to an aperture too large to map
+ * whole, for other guest drivers. Modelled on <linux/io-mapping.h>, with
+ * clear-on-unmap: when an atomic or pooled map is released its PTE is
+ * cleared and the TLB entry flushed, so a stale pointer faults instead of
+ * reaching a page that may since have changed owner or cacheability.
+ */
+#ifndef PVMAP_IO_MAPPING_H
+#define PVMAP_IO_MAPPING_H
+
+#include <linux/types.h>
+
+struct pvmap_io_mapping;
+
+/*
+ * DOC: limits
+ *
+ * Each CPU owns a window of PVMAP_SLOTS_PER_CPU page slots used as a stack:
+ * an atomic map takes npages slots from the top, its unmap returns them.
+ * At most PVMAP_MAX_DEPTH atomic maps nest on one CPU, and together they
+ * use at most PVMAP_SLOTS_PER_CPU pages, which is also the largest range.
+ * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes use one of
+ * PVMAP_POOL_WINDOWS pooled windows; larger ones use ioremap_wc().
+ */
+#define PVMAP_SLOTS_PER_CPU	64
+#define PVMAP_MAX_DEPTH		16
+#define PVMAP_POOL_WINDOWS	8
+#define PVMAP_POOL_WINDOW_SIZE	(64 * 1024)
+
+/**
+ * pvmap_io_mapping_create_wc() - describe a write-combining aperture
+ * @base: guest-physical base address, page-aligned
+ * @size: size in bytes, a non-zero multiple of the page size
+ *
+ * Reserves the write-combining memory type of the range once. On x86_64
+ * without the module's hygiene parameter it also maps the whole range.
+ *
+ * Context: process context, may sleep.
+ * Return: the mapping, or an ERR_PTR() on failure.
+ */
+struct pvmap_io_mapping *pvmap_io_mapping_create_wc(resource_size_t base, u64 size);
+
+/**
+ * pvmap_io_mapping_free() - release a mapping made by create_wc
+ * @mapping: the mapping; no map of it may be live
+ *
+ * Context: process context, may sleep.
+ */
+void pvmap_io_mapping_free(struct pvmap_io_mapping *mapping);
+
+/**
+ * pvmap_io_mapping_clears_on_unmap() - whether released maps fault
+ * @mapping: the mapping
+ *
+ * Context: any.
+ * Return: true when maps go through slots whose PTEs are cleared at unmap
+ * (always on i386; on x86_64 with the hygiene parameter), false when they
+ * point into a whole-aperture mapping that stays in place.
+ */
+bool pvmap_io_mapping_clears_on_unmap(const struct pvmap_io_mapping *mapping);
+
+/**
+ * pvmap_io_mapping_map_atomic_wc() - map one aperture page on this CPU
+ * @mapping: the mapping
+ * @offset: byte offset into the aperture; the page containing it is mapped
+ *
+ * Disables preemption and page faults until the matching unmap, like
+ * kmap_local_page(). Maps nest, and must be released in reverse order.
+ *
+ * Context: any context but NMI; the caller must not sleep until the unmap.
+ * Return: the address of @offset, or NULL (with one WARN) if @offset is
+ * outside the aperture or this CPU's slots or nesting depth are exhausted.
+ */
+void __iomem *pvmap_io_mapping_map_atomic_wc(struct pvmap_io_mapping *mapping,
+					     u64 offset);
+
+/**
+ * pvmap_io_mapping_unmap_atomic() - release the innermost atomic map
+ * @vaddr: an address inside the page returned by the matching map
+ *
+ * Clears the slot's PTE and flushes its TLB entry on this CPU, then enables
+ * page faults and preemption again. An unmap that does not match the
+ * innermost live map is refused with one WARN and changes nothing.
+ *
+ * Context: the context and CPU of the matching map.
+ */
+void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr);
+
+/**
+ * pvmap_io_mapping_map_atomic_range_wc() - map consecutive aperture pages
+ * @mapping: the mapping
+ * @offset: byte offset of the first page; the page containing it is mapped
+ * @npages: number of pages, 1 to PVMAP_SLOTS_PER_CPU
+ *
+ * Like pvmap_io_mapping_map_atomic_wc(), for @npages pages at one
+ * contiguous virtual range, set up as one lazy-MMU batch.
+ *
+ * Context: as pvmap_io_mapping_map_atomic_wc().
+ * Return: the address of @offset, or NULL (with one WARN) on misuse or
+ * when this CPU has fewer than @npages free slots.
+ */
+void __iomem *pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *mapping,
+						   u64 offset, unsigned int npages);
+
+/**
+ * pvmap_io_mapping_unmap_atomic_range() - release the innermost range map
+ * @vaddr: the address returned by the matching range map
+ * @npages: the @npages given to it
+ *
+ * Context: the context and CPU of the matching map.
+ */
+void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsigned int npages);
+
+/**
+ * pvmap_io_mapping_map_wc() - map an aperture range in sleepable context
+ * @mapping: the mapping
+ * @offset: byte offset into the aperture
+ * @size: bytes to map, from @offset
+ *
+ * Ranges of up to PVMAP_POOL_WINDOW_SIZE bytes (counted from the start of
+ * @offset's page) use a pooled window, waiting for one if all are busy;
+ * larger ones are ioremap_wc()-ed.
+ *
+ * Context: process context, may sleep.
+ * Return: the address of @offset, or NULL on misuse (one WARN), when no
+ * window could be had (fatal signal) or when ioremap_wc() fails.
+ */
+void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *mapping,
+				      u64 offset, u64 size);
+
+/**
+ * pvmap_io_mapping_unmap() - release a map made by pvmap_io_mapping_map_wc()
+ * @vaddr: the address it returned
+ *
+ * A pooled window's PTEs are cleared and its TLB entries flushed on every
+ * CPU, since the task may have migrated while it held the map.
+ *
+ * Context: process context, may sleep.
+ */
+void pvmap_io_mapping_unmap(void __iomem *vaddr);
+
+#endif /* PVMAP_IO_MAPPING_H */
