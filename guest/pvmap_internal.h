@@ -8,22 +8,34 @@
 
 #include <uapi/pvmap.h>
 
-/* Event counters, per CPU, summed by pvmap_stats_read(). */
+/* Event counters, per CPU, summed by pvmap_stats_read() into struct pvmap_stats. */
+enum pvmap_counter {
+	PVMAP_CNT_MAPS,
+	PVMAP_CNT_UNMAPS,
+	PVMAP_CNT_PTE_WRITES,
+	PVMAP_CNT_LOCAL_FLUSHES,
+	PVMAP_CNT_REMOTE_FLUSHES,
+	PVMAP_CNT_BATCHES,
+	PVMAP_CNT_SLOW_PATH,
+	PVMAP_CNT_MISUSE,
+	PVMAP_NR_COUNTERS
+};
+
 struct pvmap_counters {
-	u64 maps;
-	u64 unmaps;
-	u64 pte_writes;
-	u64 local_flushes;
-	u64 remote_flushes;
-	u64 batches;
-	u64 slow_path;
-	u64 misuse;
+	u64 count[PVMAP_NR_COUNTERS];
 };
 
 extern struct pvmap_counters __percpu *pvmap_counters;
 
-#define pvmap_count(field)	this_cpu_inc(pvmap_counters->field)
-#define pvmap_count_add(field, n)	this_cpu_add(pvmap_counters->field, n)
+static inline void pvmap_count_add(enum pvmap_counter c, unsigned int n)
+{
+	this_cpu_add(pvmap_counters->count[c], n);
+}
+
+static inline void pvmap_count(enum pvmap_counter c)
+{
+	pvmap_count_add(c, 1);
+}
 
 int pvmap_slots_init(void);
 void pvmap_slots_exit(void);

@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -53,14 +54,31 @@ struct pvmap_io_mapping {
 static struct {
 	struct pvmap_window window;
 	struct semaphore free;
-	spinlock_t lock;
+	spinlock_t lock;	/* protects busy and npages */
 	unsigned long busy;
 	unsigned int npages[PVMAP_POOL_WINDOWS];
 } pvmap_pool;
 
 /* Whole-aperture mappings, so pvmap_io_mapping_unmap() knows their addresses. */
 static LIST_HEAD(pvmap_whole_list);
-static DEFINE_SPINLOCK(pvmap_whole_lock);
+static DEFINE_SPINLOCK(pvmap_whole_lock);	/* protects pvmap_whole_list */
+
+/**
+ * struct pvmap_large_map - a sleepable map larger than a pool window
+ * @window: a window of its own, created and destroyed with the map
+ * @link: on pvmap_large_list
+ *
+ * Not ioremap_wc(): in 6.1 its __ioremap_caller() aligns the address with
+ * PAGE_MASK, an unsigned long, which on i386 PAE drops every bit above
+ * 4 GiB and maps the wrong page. A window of our own has no such limit.
+ */
+struct pvmap_large_map {
+	struct pvmap_window window;
+	struct list_head link;
+};
+
+static LIST_HEAD(pvmap_large_list);
+static DEFINE_MUTEX(pvmap_large_lock);	/* protects pvmap_large_list */
 
 struct pvmap_counters __percpu *pvmap_counters;
 
@@ -148,7 +166,7 @@ void __iomem *pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *m,
 		 !pvmap_range_ok(m, start, (u64)npages << PAGE_SHIFT),
 		 "pvmap: atomic map of %u pages at %#llx outside the aperture\n",
 		 npages, offset)) {
-		pvmap_count(misuse);
+		pvmap_count(PVMAP_CNT_MISUSE);
 		return NULL;
 	}
 	vaddr = pvmap_slots_map((m->base + start) >> PAGE_SHIFT, npages, m->prot,
@@ -195,7 +213,7 @@ static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
 		pvmap_pte_set(&pvmap_pool.window, first + i, pfn + i, prot);
 	pvmap_batch_end();
 	preempt_enable();
-	pvmap_count(maps);
+	pvmap_count(PVMAP_CNT_MAPS);
 	return (void __iomem *)pvmap_window_va(&pvmap_pool.window, first);
 }
 
@@ -209,7 +227,7 @@ static bool pvmap_pool_unmap(unsigned long va)
 	idx = (va - start) / PVMAP_POOL_WINDOW_SIZE;
 	first = idx * PVMAP_POOL_WINDOW_PAGES;
 	if (WARN(!test_bit(idx, &pvmap_pool.busy), "pvmap: unmap of an idle pool window\n")) {
-		pvmap_count(misuse);
+		pvmap_count(PVMAP_CNT_MISUSE);
 		return true;
 	}
 	npages = pvmap_pool.npages[idx];
@@ -226,7 +244,63 @@ static bool pvmap_pool_unmap(unsigned long va)
 	__clear_bit(idx, &pvmap_pool.busy);
 	spin_unlock(&pvmap_pool.lock);
 	up(&pvmap_pool.free);
-	pvmap_count(unmaps);
+	pvmap_count(PVMAP_CNT_UNMAPS);
+	return true;
+}
+
+static void __iomem *pvmap_large_map(u64 pfn, unsigned int npages, pgprot_t prot)
+{
+	struct pvmap_large_map *lm;
+	unsigned int i;
+
+	lm = kzalloc(sizeof(*lm), GFP_KERNEL);
+	if (!lm)
+		return NULL;
+	if (pvmap_window_create(&lm->window, npages)) {
+		kfree(lm);
+		return NULL;
+	}
+	preempt_disable();
+	pvmap_batch_begin();
+	for (i = 0; i < npages; i++)
+		pvmap_pte_set(&lm->window, i, pfn + i, prot);
+	pvmap_batch_end();
+	preempt_enable();
+
+	mutex_lock(&pvmap_large_lock);
+	list_add(&lm->link, &pvmap_large_list);
+	mutex_unlock(&pvmap_large_lock);
+	pvmap_count(PVMAP_CNT_MAPS);
+	return (void __iomem *)lm->window.va;
+}
+
+static bool pvmap_large_unmap(unsigned long va)
+{
+	struct pvmap_large_map *lm, *found = NULL;
+	unsigned int i;
+
+	mutex_lock(&pvmap_large_lock);
+	list_for_each_entry(lm, &pvmap_large_list, link) {
+		if (lm->window.va == va) {
+			list_del(&lm->link);
+			found = lm;
+			break;
+		}
+	}
+	mutex_unlock(&pvmap_large_lock);
+	if (!found)
+		return false;
+
+	preempt_disable();
+	pvmap_batch_begin();
+	for (i = 0; i < found->window.npages; i++)
+		pvmap_pte_clear(&found->window, i);
+	pvmap_batch_end();
+	preempt_enable();
+	pvmap_tlb_flush_all_cpus(&found->window, 0, found->window.npages);
+	pvmap_window_destroy(&found->window);
+	kfree(found);
+	pvmap_count(PVMAP_CNT_UNMAPS);
 	return true;
 }
 
@@ -257,23 +331,21 @@ void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *m, u64 offset, u6
 	might_sleep();
 	if (WARN(!pvmap_range_ok(m, offset, size),
 		 "pvmap: map of %#llx bytes at %#llx outside the aperture\n", size, offset)) {
-		pvmap_count(misuse);
+		pvmap_count(PVMAP_CNT_MISUSE);
 		return NULL;
 	}
 	if (m->whole)
 		return m->whole + offset;
 
 	span = PAGE_ALIGN(offset_in_page(offset) + size);
-	if (span <= PVMAP_POOL_WINDOW_SIZE) {
+	if (span <= PVMAP_POOL_WINDOW_SIZE)
 		vaddr = pvmap_pool_map((m->base + start) >> PAGE_SHIFT, span >> PAGE_SHIFT,
 				       m->prot);
-	} else {
-		if (span > ULONG_MAX)
-			return NULL;
-		vaddr = ioremap_wc(m->base + start, span);
-		if (vaddr)
-			pvmap_count(maps);
-	}
+	else if (span >> PAGE_SHIFT <= UINT_MAX)
+		vaddr = pvmap_large_map((m->base + start) >> PAGE_SHIFT, span >> PAGE_SHIFT,
+					m->prot);
+	else
+		vaddr = NULL;
 	return vaddr ? vaddr + offset_in_page(offset) : NULL;
 }
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_map_wc);
@@ -283,10 +355,10 @@ void pvmap_io_mapping_unmap(void __iomem *vaddr)
 	unsigned long va = (unsigned long)vaddr & PAGE_MASK;
 
 	might_sleep();
-	if (pvmap_pool_unmap(va) || pvmap_is_whole_addr(va))
+	if (pvmap_pool_unmap(va) || pvmap_is_whole_addr(va) || pvmap_large_unmap(va))
 		return;
-	iounmap((void __iomem *)va);
-	pvmap_count(unmaps);
+	WARN(1, "pvmap: unmap of an address no sleepable map returned\n");
+	pvmap_count(PVMAP_CNT_MISUSE);
 }
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_unmap);
 
@@ -298,14 +370,14 @@ void pvmap_stats_read(struct pvmap_stats *st)
 	for_each_possible_cpu(cpu) {
 		const struct pvmap_counters *c = per_cpu_ptr(pvmap_counters, cpu);
 
-		st->maps += c->maps;
-		st->unmaps += c->unmaps;
-		st->pte_writes += c->pte_writes;
-		st->local_flushes += c->local_flushes;
-		st->remote_flushes += c->remote_flushes;
-		st->batches += c->batches;
-		st->slow_path += c->slow_path;
-		st->misuse += c->misuse;
+		st->maps += c->count[PVMAP_CNT_MAPS];
+		st->unmaps += c->count[PVMAP_CNT_UNMAPS];
+		st->pte_writes += c->count[PVMAP_CNT_PTE_WRITES];
+		st->local_flushes += c->count[PVMAP_CNT_LOCAL_FLUSHES];
+		st->remote_flushes += c->count[PVMAP_CNT_REMOTE_FLUSHES];
+		st->batches += c->count[PVMAP_CNT_BATCHES];
+		st->slow_path += c->count[PVMAP_CNT_SLOW_PATH];
+		st->misuse += c->count[PVMAP_CNT_MISUSE];
 		if (cpu < PVMAP_STATS_MAX_CPUS) {
 			st->live_slots[cpu] = pvmap_slots_live(cpu);
 			st->nr_cpus = cpu + 1;

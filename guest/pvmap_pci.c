@@ -52,7 +52,7 @@ static_assert(sizeof(struct pvmap_info) == 48);
  * struct pvmap_device - one bound aperture
  * @pdev: the PCI device; NULL once unbound (checked under @lock or @mmap_lock)
  * @lock: held for reading by ioctls, for writing by unbind
- * @mmap_lock: serialises mmap with unbind; mmap runs under the mm's
+ * @mmap_lock: serialises mmap with unbind. mmap runs under the mm's
  *	mmap_lock, which ioctls take inside @lock when they fault, so mmap
  *	must not take @lock
  * @ref: one reference for the binding, one per open file
@@ -69,7 +69,7 @@ static_assert(sizeof(struct pvmap_info) == 48);
 struct pvmap_device {
 	struct pci_dev *pdev;
 	struct rw_semaphore lock;
-	struct mutex mmap_lock;
+	struct mutex mmap_lock;	/* see @mmap_lock above */
 	struct kref ref;
 	struct miscdevice misc;
 	struct pvmap_io_mapping *iomap;
@@ -138,6 +138,8 @@ static int pvmap_open(struct inode *inode, struct file *file)
 	/* misc_open() holds misc_mtx, so unbind cannot have dropped @ref yet. */
 	kref_get(&pvdev->ref);
 	file->private_data = pvdev;
+	/* mmap offsets reach 4 GiB and more: past ULONG_MAX on i386. */
+	file->f_mode |= FMODE_UNSIGNED_OFFSET;
 	return 0;
 }
 

@@ -113,7 +113,7 @@ void pvmap_batch_begin(void)
 {
 	if (in_task()) {
 		arch_enter_lazy_mmu_mode();
-		pvmap_count(batches);
+		pvmap_count(PVMAP_CNT_BATCHES);
 	}
 }
 
@@ -127,20 +127,20 @@ void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
 		   pgprot_t prot)
 {
 	set_pte(w->ptes[slot], pfn_pte(pfn, prot));
-	pvmap_count(pte_writes);
+	pvmap_count(PVMAP_CNT_PTE_WRITES);
 }
 
 /* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
 void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
 {
 	pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
-	pvmap_count(pte_writes);
+	pvmap_count(PVMAP_CNT_PTE_WRITES);
 }
 
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 {
 	__flush_tlb_one_user(pvmap_window_va(w, slot));
-	pvmap_count(local_flushes);
+	pvmap_count(PVMAP_CNT_LOCAL_FLUSHES);
 }
 
 struct pvmap_flush_range {
@@ -166,5 +166,5 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 	};
 
 	on_each_cpu(pvmap_flush_range_here, &r, 1);
-	pvmap_count_add(remote_flushes, npages);
+	pvmap_count_add(PVMAP_CNT_REMOTE_FLUSHES, npages);
 }

@@ -85,7 +85,7 @@ int pvmap_rw(struct pvmap_io_mapping *m, u64 aperture_size, struct pvmap_rw *rw,
 
 		copied = chunk - left;
 		if (left) {
-			pvmap_count(slow_path);
+			pvmap_count(PVMAP_CNT_SLOW_PATH);
 			copied += pvmap_rw_sleepable(m, offset + copied, ubuf + done + copied,
 						     left, write);
 		}

@@ -83,7 +83,7 @@ void pvmap_slots_exit(void)
 
 static void pvmap_misuse(void)
 {
-	pvmap_count(misuse);
+	pvmap_count(PVMAP_CNT_MISUSE);
 }
 
 /*
@@ -133,7 +133,7 @@ void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
 			pvmap_pte_set(&s->window, m->slot + i, pfn + i, prot);
 		pvmap_batch_end();
 	}
-	pvmap_count(maps);
+	pvmap_count(PVMAP_CNT_MAPS);
 	return (void __iomem *)m->vaddr;
 }
 
@@ -179,7 +179,7 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 		s->top = m->slot;
 	barrier();
 
-	pvmap_count(unmaps);
+	pvmap_count(PVMAP_CNT_UNMAPS);
 	preempt_enable();
 	/* The map's. */
 	pagefault_enable();

@@ -21,7 +21,8 @@ struct pvmap_io_mapping;
  * At most PVMAP_MAX_DEPTH atomic maps nest on one CPU, and together they
  * use at most PVMAP_SLOTS_PER_CPU pages, which is also the largest range.
  * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes use one of
- * PVMAP_POOL_WINDOWS pooled windows; larger ones use ioremap_wc().
+ * PVMAP_POOL_WINDOWS pooled windows; larger ones get a window of their own
+ * (not ioremap_wc(), which in 6.1 maps the wrong page above 4 GiB on i386).
  */
 #define PVMAP_SLOTS_PER_CPU	64
 #define PVMAP_MAX_DEPTH		16
@@ -120,11 +121,11 @@ void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsigned int npage
  *
  * Ranges of up to PVMAP_POOL_WINDOW_SIZE bytes (counted from the start of
  * @offset's page) use a pooled window, waiting for one if all are busy;
- * larger ones are ioremap_wc()-ed.
+ * larger ones get a window of their own.
  *
  * Context: process context, may sleep.
  * Return: the address of @offset, or NULL on misuse (one WARN), when no
- * window could be had (fatal signal) or when ioremap_wc() fails.
+ * window could be had (fatal signal) or on lack of memory or address space.
  */
 void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *mapping,
 				      u64 offset, u64 size);
@@ -133,8 +134,9 @@ void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *mapping,
  * pvmap_io_mapping_unmap() - release a map made by pvmap_io_mapping_map_wc()
  * @vaddr: the address it returned
  *
- * A pooled window's PTEs are cleared and its TLB entries flushed on every
- * CPU, since the task may have migrated while it held the map.
+ * The window's PTEs are cleared and its TLB entries flushed on every CPU,
+ * since the task may have migrated while it held the map. An address no
+ * sleepable map returned gives one WARN and changes nothing.
  *
  * Context: process context, may sleep.
  */

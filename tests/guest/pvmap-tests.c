@@ -34,7 +34,7 @@
 
 #define MAX_DEVICES	8
 #define MIB		(1024UL * 1024)
-#define PAGE		4096UL
+#define PAGE		((uint64_t)4096)	/* 64-bit, so masks do not truncate offsets */
 #define GUEST_PAT_LEN	(3 * PAGE + 123)	/* crosses pages, odd length */
 
 struct device {
@@ -277,8 +277,9 @@ static int test_writes_guest_pattern(void)
 		return -1;
 	pvmap_pattern_fill(p, GUEST_PAT_LEN, seed, off);
 	munmap(p - (off - mapoff), maplen);
-	printf("# pvmap-host: pattern off=%#llx len=%#lx seed=%#llx\n",
-	       (unsigned long long)off, GUEST_PAT_LEN, (unsigned long long)seed);
+	printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
+	       (unsigned long long)off, (unsigned long long)GUEST_PAT_LEN,
+	       (unsigned long long)seed);
 	if (!guest_host_sync("pattern"))
 		return fail("host did not find the pattern in the backing file");
 	return 0;
@@ -540,9 +541,9 @@ static int test_mmap_read_host_pattern(void)
 
 static int test_mmap_bounds(void)
 {
-	uint64_t size;
 	struct device *d;
 	int fd, bad = 0;
+	uint64_t size;
 	void *p;
 
 	fd = open_ivshmem(&d);
@@ -555,15 +556,26 @@ static int test_mmap_bounds(void)
 		bad += fail("mmap of the last page: %s", strerror(errno)) != 0;
 	else
 		munmap(p, PAGE);
-	p = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, size - PAGE);
-	bad += p != MAP_FAILED;
-	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, size);
-	bad += p != MAP_FAILED;
-	/* a file offset whose page number wraps */
-	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (off_t)(INT64_MAX & ~(PAGE - 1)));
-	bad += p != MAP_FAILED;
+	struct {
+		uint64_t len, off;
+		const char *what;
+	} cases[] = {
+		{ 2 * PAGE, size - PAGE, "runs past the end" },
+		{ PAGE, size, "starts at the end" },
+		{ PAGE, (uint64_t)INT64_MAX & ~(uint64_t)(PAGE - 1), "page number wraps" },
+	};
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p = mmap(NULL, cases[i].len, PROT_READ, MAP_SHARED, fd, (off_t)cases[i].off);
+		if (p != MAP_FAILED) {
+			printf("# mmap of %#llx bytes at %#llx (%s) was accepted\n",
+			       (unsigned long long)cases[i].len,
+			       (unsigned long long)cases[i].off, cases[i].what);
+			munmap(p, cases[i].len);
+			bad++;
+		}
+	}
 	close(fd);
-	return bad ? fail("%d out-of-bounds mmaps were accepted", bad) : 0;
+	return bad ? -1 : 0;
 }
 
 static int test_rw_bounds(void)
@@ -857,6 +869,13 @@ static int test_concurrent_no_shootdown(void)
 		return fail("no TLB row in /proc/interrupts");
 	if (tlb1 != tlb0)
 		return fail("the atomic path caused %lld TLB shootdowns", tlb1 - tlb0);
+	/*
+	 * A flush by IPI (on_each_cpu) counts as a function call, once per
+	 * page: 8192 here. A handful come from the kernel's own housekeeping.
+	 */
+	if (cal1 - cal0 > 16)
+		return fail("%lld function-call IPIs: is the atomic path flushing remotely?",
+			    cal1 - cal0);
 	return ret;
 }
 
