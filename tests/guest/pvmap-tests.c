@@ -679,6 +679,47 @@ static int test_pwrite_partial_fault(void)
 	return ret;
 }
 
+/*
+ * Buffers never touched before: the copy with page faults disabled cannot
+ * fault their pages in, so all of it must come through the sleepable path.
+ */
+static int test_rw_untouched_buffer(void)
+{
+	struct pvmap_stats before, after;
+	uint64_t off, len = 64 * 1024, done = 0;
+	uint8_t *buf;
+	struct device *d;
+	int fd, ret = 0;
+
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	off = (random_u64() % (d->info.aperture_size / PAGE - 16)) * PAGE;
+	read_stats(fd, &before);
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED || pvmap_rw_ioctl(fd, true, off, buf, len, &done) || done != len)
+		ret = fail("PWRITE from an untouched buffer: %llu of %llu done",
+			   (unsigned long long)done, (unsigned long long)len);
+	if (buf != MAP_FAILED)
+		munmap(buf, len);
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!ret && (buf == MAP_FAILED ||
+		     pvmap_rw_ioctl(fd, false, off, buf, len, &done) || done != len))
+		ret = fail("PREAD into an untouched buffer: %llu of %llu done",
+			   (unsigned long long)done, (unsigned long long)len);
+	for (uint64_t i = 0; !ret && i < len; i++)
+		if (buf[i])
+			ret = fail("byte %llu read back as %#x, want 0", (unsigned long long)i,
+				   buf[i]);
+	if (buf != MAP_FAILED)
+		munmap(buf, len);
+	read_stats(fd, &after);
+	close(fd);
+	if (!ret && after.slow_path == before.slow_path)
+		ret = fail("no chunk took the sleepable path");
+	return ret;
+}
+
 static int test_pread_partial_fault(void)
 {
 	uint64_t off, done = 0, head = PAGE - 100, seed = random_u64();
@@ -1035,6 +1076,7 @@ static const struct {
 	{ "rw_bounds", test_rw_bounds },
 	{ "pwrite_partial_fault", test_pwrite_partial_fault },
 	{ "pread_partial_fault", test_pread_partial_fault },
+	{ "rw_untouched_buffer", test_rw_untouched_buffer },
 	{ "stats_1mib_pwrite", test_stats_1mib_pwrite },
 	{ "concurrent_no_shootdown", test_concurrent_no_shootdown },
 	{ "pvmapctl_cli", test_pvmapctl_cli },
