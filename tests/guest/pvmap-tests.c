@@ -157,6 +157,32 @@ static int test_info_matches_bar(void)
 	return 0;
 }
 
+/* i386 always clears on unmap; x86_64 only with hygiene=1. */
+static int test_unmap_mode(void)
+{
+	char params[256];
+	bool want;
+
+	guest_module_params(params, sizeof(params));
+#if defined(__i386__)
+	want = true;
+#else
+	want = strstr(params, "hygiene=1") != NULL;
+#endif
+	if (scan_devices() <= 0)
+		return fail("no pvmap device");
+	for (int i = 0; i < ndevices; i++) {
+		bool have = devices[i].info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP;
+
+		printf("# %s: %s\n", devices[i].path,
+		       have ? "slots, clear-on-unmap" : "whole-aperture mapping");
+		if (have != want)
+			return fail("%s: clear-on-unmap is %s, want %s", devices[i].path,
+				    have ? "on" : "off", want ? "on" : "off");
+	}
+	return 0;
+}
+
 static int test_unknown_ioctl_rejected(void)
 {
 	int fd, ret, err;
@@ -1064,6 +1090,7 @@ static const struct {
 	{ "module_loaded", test_module_loaded },
 	{ "binds_every_aperture", test_binds_every_aperture },
 	{ "info_matches_bar", test_info_matches_bar },
+	{ "unmap_mode", test_unmap_mode },
 	{ "unknown_ioctl_rejected", test_unknown_ioctl_rejected },
 	{ "whole_aperture_ioremap", test_whole_aperture_ioremap },
 	{ "reads_host_pattern", test_reads_host_pattern },
