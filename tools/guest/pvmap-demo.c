@@ -21,11 +21,11 @@
 #include <uapi/pvmap.h>
 
 static const char banner[] =
-	"    ____  __     ____  ______    ____\n"
-	"   / __ \\ \\   / /  |/  /   |  / __ \\\n"
-	"  / /_/ / \\ \\ / / /|_/ / /| | / /_/ /\n"
-	" / ____/   \\ V / /  / / ___ |/ ____/\n"
-	"/_/         \\_/_/  /_/_/  |_/_/\n";
+	" ____  __     __ __  __    _    ____\n"
+	"|  _ \\ \\ \\   / /|  \\/  |  / \\  |  _ \\\n"
+	"| |_) | \\ \\ / / | |\\/| | / _ \\ | |_) |\n"
+	"|  __/   \\ V /  | |  | |/ ___ \\|  __/\n"
+	"|_|       \\_/   |_|  |_/_/   \\_\\_|\n";
 
 static const char *const kind_names[] = {
 	[PVMAP_KIND_IVSHMEM] = "ivshmem-plain shared memory",
@@ -48,8 +48,8 @@ static int write_banner(const struct utsname *uts)
 		printf("pvmap-demo: /dev/pvmap0 is not the ivshmem aperture\n");
 		return 1;
 	}
-	/* Near the end of the aperture, crossing a page boundary. */
-	off = info.aperture_size - 3 * 4096 - 700;
+	/* Near the end of the aperture, across a page boundary. */
+	off = info.aperture_size - 2 * 4096 - 150;
 	len = snprintf(text, sizeof(text),
 		       "%s\nWritten by the %s guest through pvmap's atomic slots\n"
 		       "at aperture offset %#llx, guest-physical %#llx.\n",
