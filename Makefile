@@ -19,7 +19,8 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
 UAPI := include/uapi/pvmap.h include/pvmap/pattern.h include/pvmap/kind.h
 
-.PHONY: all help deps guest-kernels modules guests host lint unit check demo clean clean-cache FORCE
+.PHONY: all help deps guest-kernels modules guests host lint unit check demo fuzz clean \
+	clean-cache FORCE
 
 all: host guests
 
@@ -29,7 +30,8 @@ help:
 	@echo "make guest-kernels  build (or find cached) the i386 and x86_64 guest kernels"
 	@echo "make modules        build guest/pvmap.ko for both guests (W=1, -Werror)"
 	@echo "make lint           checkpatch --strict and sparse (C=2) on the module"
-	@echo "make unit           user-space unit tests (ASan + UBSan)"
+	@echo "make unit           user-space unit tests (ASan + UBSan), a short fuzz run"
+	@echo "make fuzz           fuzz the stub's trace and hypercall decoders (FUZZ_SECONDS=300)"
 	@echo "make deps           install the Debian packages (root)"
 	@echo "make clean          remove build/; make clean-cache removes $(PVMAP_CACHE)"
 	@echo "tools/run-guest --help   boot one guest by hand (one test, interactive, ...)"
@@ -77,8 +79,46 @@ $(B)/%/initramfs.cpio: tools/guest/initramfs.list $(B)/%/init $(B)/%/pvmap-tests
 	@sed 's|@ARCHDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
 	@kdir=$(call KERNEL_DIR,$*) && $$kdir/usr/gen_init_cpio $(B)/$*/initramfs.list >$@
 
+# --- the hypervisor stub --------------------------------------------------------
+STUB_SRC := hypervisor_stub/pvstub.c hypervisor_stub/pvstub_trace.c
+STUB_HDR := $(wildcard hypervisor_stub/*.h) include/pvmap/trace.h
+# guest/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
+CORE_SRC := guest/pvmap_slots.c hypervisor_stub/pvmap_pte_stub.c hypervisor_stub/shim/shim.c
+CORE_HDR := $(wildcard guest/*.h hypervisor_stub/shim/linux/*.h) $(STUB_HDR) $(UAPI)
+CORE_INC := -Ihypervisor_stub/shim -Iinclude -Iguest -Ihypervisor_stub -Itests/unit
+
+$(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
+	@mkdir -p $(B)/host/stub
+	gcc $(HOST_CFLAGS) -Ihypervisor_stub -c hypervisor_stub/pvstub.c -o $(B)/host/stub/pvstub.o
+	gcc $(HOST_CFLAGS) -Ihypervisor_stub -c hypervisor_stub/pvstub_trace.c \
+		-o $(B)/host/stub/pvstub_trace.o
+	ar rcs $@ $(B)/host/stub/pvstub.o $(B)/host/stub/pvstub_trace.o
+
+$(B)/host/pvstub-replay: tools/pvstub-replay.c $(B)/host/libpvstub.a $(STUB_HDR)
+	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(B)/host/libpvstub.a
+
+# Kernel C needs GNU C (statement expressions): gnu11 for the shimmed build.
+$(B)/unit/test_stub: tests/unit/test_stub.c $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(@D)
+	gcc $(subst -std=c11,-std=gnu11,$(SAN_CFLAGS)) $(CORE_INC) -o $@ $< $(STUB_SRC) $(CORE_SRC)
+
+$(B)/unit/test_stub_plain: tests/unit/test_stub.c $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(@D)
+	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CORE_INC) -o $@ $< $(STUB_SRC) $(CORE_SRC)
+
+$(B)/fuzz/fuzz_decoders: hypervisor_stub/fuzz_decoders.c $(STUB_SRC) $(STUB_HDR) | deps
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Ihypervisor_stub \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(STUB_SRC)
+
+FUZZ_SECONDS ?= 300
+fuzz: $(B)/fuzz/fuzz_decoders
+	@mkdir -p $(B)/fuzz/corpus
+	$(B)/fuzz/fuzz_decoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		$(B)/fuzz/corpus hypervisor_stub/fuzz_seeds
+
 # --- host tools and unit tests -----------------------------------------------
-host: $(B)/host/pvmap-pattern
+host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay
 
 $(B)/host/pvmap-pattern: tools/pvmap-pattern.c $(UAPI)
 	@mkdir -p $(@D)
@@ -97,7 +137,8 @@ $(B)/unit/test_pattern_plain: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -g -Itests/unit -o $@ $<
 
-UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain
+UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
+	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/fuzz/fuzz_decoders
 
 unit: $(UNIT_BINS) host
 	@tests/check --only unit

@@ -4,6 +4,7 @@
 #define PVMAP_INTERNAL_H
 
 #include <linux/percpu.h>
+#include <linux/pgtable.h>
 #include <linux/types.h>
 
 #include <uapi/pvmap.h>
@@ -48,6 +49,10 @@ int pvmap_io_mapping_init(void);
 void pvmap_io_mapping_exit(void);
 
 void pvmap_stats_read(struct pvmap_stats *stats);
+
+struct seq_file;
+void pvmap_trace_show(struct seq_file *s);
+void pvmap_trace_clear(void);
 
 struct pvmap_io_mapping;
 int pvmap_rw(struct pvmap_io_mapping *m, u64 aperture_size, struct pvmap_rw *rw,

@@ -310,6 +310,34 @@ static int pvmap_debugfs_stats_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_stats);
 
+static int pvmap_debugfs_trace_show(struct seq_file *s, void *unused)
+{
+	pvmap_trace_show(s);
+	return 0;
+}
+
+static int pvmap_debugfs_trace_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pvmap_debugfs_trace_show, NULL);
+}
+
+/* Any write empties the ring. */
+static ssize_t pvmap_debugfs_trace_write(struct file *file, const char __user *buf,
+					 size_t len, loff_t *ppos)
+{
+	pvmap_trace_clear();
+	return len;
+}
+
+static const struct file_operations pvmap_debugfs_trace_fops = {
+	.owner = THIS_MODULE,
+	.open = pvmap_debugfs_trace_open,
+	.read = seq_read,
+	.write = pvmap_debugfs_trace_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static void pvmap_debugfs_add(struct pvmap_device *pvdev)
 {
 	pvdev->debugfs = debugfs_create_dir(pvdev->name, pvmap_debugfs_root);
@@ -447,6 +475,8 @@ static int __init pvmap_init(void)
 	pvmap_debugfs_root = debugfs_create_dir(PVMAP_DRV_NAME, NULL);
 	debugfs_create_file("stats", 0400, pvmap_debugfs_root, NULL,
 			    &pvmap_debugfs_stats_fops);
+	debugfs_create_file("trace", 0600, pvmap_debugfs_root, NULL,
+			    &pvmap_debugfs_trace_fops);
 	ret = pci_register_driver(&pvmap_pci_driver);
 	if (ret) {
 		debugfs_remove_recursive(pvmap_debugfs_root);

@@ -10,13 +10,98 @@
 
 #include <linux/hardirq.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
 
+#include <pvmap/trace.h>
+
 #include "pvmap_internal.h"
 #include "pvmap_pte.h"
+
+static bool trace;
+module_param(trace, bool, 0600);
+MODULE_PARM_DESC(trace, "record PTE operations for debugfs pvmap/trace");
+
+/*
+ * The last PVMAP_TRACE_ENTRIES operations, oldest overwritten first. A
+ * 1 MiB PWRITE takes 800 (512 PTE writes, 256 flushes, 32 batch marks).
+ */
+#define PVMAP_TRACE_ENTRIES	4096
+
+struct pvmap_trace_entry {
+	u64 va;
+	u64 arg;
+	u8 op;
+	u8 cpu;
+};
+
+static struct pvmap_trace_entry pvmap_trace_ring[PVMAP_TRACE_ENTRIES];
+static unsigned int pvmap_trace_head, pvmap_trace_count;
+static DEFINE_RAW_SPINLOCK(pvmap_trace_lock);	/* protects the ring */
+
+static void pvmap_trace(enum pvmap_trace_op op, unsigned long va, u64 arg)
+{
+	struct pvmap_trace_entry *e;
+	unsigned long flags;
+
+	if (!READ_ONCE(trace))
+		return;
+	raw_spin_lock_irqsave(&pvmap_trace_lock, flags);
+	e = &pvmap_trace_ring[pvmap_trace_head];
+	*e = (struct pvmap_trace_entry){
+		.va = va, .arg = arg, .op = op, .cpu = raw_smp_processor_id(),
+	};
+	pvmap_trace_head = (pvmap_trace_head + 1) % PVMAP_TRACE_ENTRIES;
+	if (pvmap_trace_count < PVMAP_TRACE_ENTRIES)
+		pvmap_trace_count++;
+	raw_spin_unlock_irqrestore(&pvmap_trace_lock, flags);
+}
+
+/* The ring in include/pvmap/trace.h's format, oldest first. */
+void pvmap_trace_show(struct seq_file *s)
+{
+	unsigned int i, first, count;
+	unsigned long flags;
+
+	seq_puts(s, PVMAP_TRACE_HEADER "\n");
+	raw_spin_lock_irqsave(&pvmap_trace_lock, flags);
+	count = pvmap_trace_count;
+	first = (pvmap_trace_head + PVMAP_TRACE_ENTRIES - count) % PVMAP_TRACE_ENTRIES;
+	raw_spin_unlock_irqrestore(&pvmap_trace_lock, flags);
+	for (i = 0; i < count; i++) {
+		const struct pvmap_trace_entry *e =
+			&pvmap_trace_ring[(first + i) % PVMAP_TRACE_ENTRIES];
+
+		switch (e->op) {
+		case PVMAP_TRACE_SET:
+		case PVMAP_TRACE_FLUSH_ALL:
+			seq_printf(s, "%c %u %llx %llx\n", e->op, e->cpu, e->va, e->arg);
+			break;
+		case PVMAP_TRACE_CLEAR:
+		case PVMAP_TRACE_FLUSH:
+			seq_printf(s, "%c %u %llx\n", e->op, e->cpu, e->va);
+			break;
+		default:
+			seq_printf(s, "%c %u\n", e->op, e->cpu);
+			break;
+		}
+	}
+}
+
+void pvmap_trace_clear(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pvmap_trace_lock, flags);
+	pvmap_trace_head = 0;
+	pvmap_trace_count = 0;
+	raw_spin_unlock_irqrestore(&pvmap_trace_lock, flags);
+}
 
 /*
  * @prot without the bits this CPU lacks (NX on a PAE CPU without it), as
@@ -114,20 +199,26 @@ void pvmap_batch_begin(void)
 	if (in_task()) {
 		arch_enter_lazy_mmu_mode();
 		pvmap_count(PVMAP_CNT_BATCHES);
+		pvmap_trace(PVMAP_TRACE_BEGIN, 0, 0);
 	}
 }
 
 void pvmap_batch_end(void)
 {
-	if (in_task())
+	if (in_task()) {
 		arch_leave_lazy_mmu_mode();
+		pvmap_trace(PVMAP_TRACE_END, 0, 0);
+	}
 }
 
 void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
 		   pgprot_t prot)
 {
-	set_pte(w->ptes[slot], pfn_pte(pfn, prot));
+	pte_t pte = pfn_pte(pfn, prot);
+
+	set_pte(w->ptes[slot], pte);
 	pvmap_count(PVMAP_CNT_PTE_WRITES);
+	pvmap_trace(PVMAP_TRACE_SET, pvmap_window_va(w, slot), pte_val(pte));
 }
 
 /* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
@@ -135,12 +226,14 @@ void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
 {
 	pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
 	pvmap_count(PVMAP_CNT_PTE_WRITES);
+	pvmap_trace(PVMAP_TRACE_CLEAR, pvmap_window_va(w, slot), 0);
 }
 
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 {
 	__flush_tlb_one_user(pvmap_window_va(w, slot));
 	pvmap_count(PVMAP_CNT_LOCAL_FLUSHES);
+	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
 }
 
 struct pvmap_flush_range {
@@ -167,4 +260,5 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 
 	on_each_cpu(pvmap_flush_range_here, &r, 1);
 	pvmap_count_add(PVMAP_CNT_REMOTE_FLUSHES, npages);
+	pvmap_trace(PVMAP_TRACE_FLUSH_ALL, r.start, npages);
 }

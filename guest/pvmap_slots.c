@@ -14,6 +14,7 @@
  */
 
 #include <linux/bug.h>
+#include <linux/errno.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/uaccess.h>

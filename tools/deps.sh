@@ -14,8 +14,8 @@ packages=(
 	gcc-multilib
 	# QEMU for the guests, python3 for the runner and QMP
 	qemu-system-x86 python3
-	# static checks and the hypervisor stub
-	sparse libxen-dev
+	# static checks, the hypervisor stub and its fuzzer
+	sparse libxen-dev clang libclang-rt-14-dev valgrind
 )
 
 # One dpkg-query for all: it prints nothing for a package it has never seen,

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* guest/pvmap_pte.h's functions as hypercalls to libpvstub; see pvmap_pte_stub.h. */
+#include <errno.h>
+#include <string.h>
+
+#include <linux/percpu.h>
+
+#include "pvmap_pte.h"
+#include "pvmap_pte_stub.h"
+
+#define BATCH_MAX	64	/* entries per queue, flushed early when full */
+#define WINDOW_BASE	0xc8000000ULL
+#define L1_SPAN		(512ULL << 12)
+
+struct pvmap_pte_stub pvmap_pte_stub = { .batching = true };
+
+static struct {
+	bool active;
+	struct mmu_update upd[BATCH_MAX];
+	unsigned int nupd;
+	struct mmuext_op ext[BATCH_MAX];
+	unsigned int next;
+} batch[PVMAP_SHIM_NR_CPUS];
+
+static uint64_t next_window = WINDOW_BASE;
+
+pgprot_t pvmap_prot_supported(pgprot_t prot)
+{
+	return prot;
+}
+
+/* Windows are 2 MiB-aligned VA ranges whose L1 frames the stub owns. */
+int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
+{
+	uint64_t span = ((uint64_t)npages << PAGE_SHIFT) + L1_SPAN - 1;
+
+	memset(w, 0, sizeof(*w));
+	span -= span % L1_SPAN;
+	for (uint64_t va = next_window; va < next_window + span; va += L1_SPAN)
+		if (pvstub_alloc_l1(pvmap_pte_stub.hv, va))
+			return -ENOMEM;
+	w->va = next_window;
+	w->npages = npages;
+	w->area = w;
+	next_window += span;
+	return 0;
+}
+
+void pvmap_window_destroy(struct pvmap_window *w)
+{
+	memset(w, 0, sizeof(*w));
+}
+
+static void count_error(int rc)
+{
+	if (rc)
+		pvmap_pte_stub.errors++;
+}
+
+static void batch_flush(void)
+{
+	typeof(batch[0]) *b = &batch[pvmap_shim_cpu];
+	struct multicall_entry mc[2];
+	unsigned int n = 0;
+
+	if (b->nupd)
+		mc[n++] = (struct multicall_entry){
+			.op = __HYPERVISOR_mmu_update,
+			.args = { (uintptr_t)b->upd, b->nupd, 0, DOMID_SELF },
+		};
+	if (b->next)
+		mc[n++] = (struct multicall_entry){
+			.op = __HYPERVISOR_mmuext_op,
+			.args = { (uintptr_t)b->ext, b->next, 0, DOMID_SELF },
+		};
+	if (n) {
+		count_error(pvstub_multicall(pvmap_pte_stub.hv, pvmap_shim_cpu, mc, n));
+		for (unsigned int i = 0; i < n; i++)
+			count_error((int)(long)mc[i].result);
+	}
+	b->nupd = 0;
+	b->next = 0;
+}
+
+void pvmap_batch_begin(void)
+{
+	if (pvmap_pte_stub.batching)
+		batch[pvmap_shim_cpu].active = true;
+}
+
+void pvmap_batch_end(void)
+{
+	if (!batch[pvmap_shim_cpu].active)
+		return;
+	batch_flush();
+	batch[pvmap_shim_cpu].active = false;
+}
+
+static void pte_write(struct pvmap_window *w, unsigned int slot, uint64_t val)
+{
+	typeof(batch[0]) *b = &batch[pvmap_shim_cpu];
+	struct mmu_update u = {
+		.ptr = pvstub_pte_maddr(pvmap_pte_stub.hv, pvmap_window_va(w, slot)) |
+		       MMU_NORMAL_PT_UPDATE,
+		.val = val,
+	};
+
+	if (!b->active) {
+		count_error(pvstub_mmu_update(pvmap_pte_stub.hv, pvmap_shim_cpu, &u, 1, NULL,
+					      DOMID_SELF));
+		return;
+	}
+	if (b->nupd == BATCH_MAX)
+		batch_flush();
+	b->upd[b->nupd++] = u;
+}
+
+void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn, pgprot_t prot)
+{
+	pte_write(w, slot, (pfn << PAGE_SHIFT) | pgprot_val(prot));
+}
+
+void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
+{
+	if (!pvmap_pte_stub.skip_clear)
+		pte_write(w, slot, 0);
+}
+
+static void mmuext(unsigned int cmd, uint64_t va)
+{
+	typeof(batch[0]) *b = &batch[pvmap_shim_cpu];
+	struct mmuext_op op = { .cmd = cmd, .arg1.linear_addr = va };
+
+	if (!b->active) {
+		count_error(pvstub_mmuext_op(pvmap_pte_stub.hv, pvmap_shim_cpu, &op, 1, NULL,
+					     DOMID_SELF));
+		return;
+	}
+	if (b->next == BATCH_MAX)
+		batch_flush();
+	b->ext[b->next++] = op;
+}
+
+void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
+{
+	if (!pvmap_pte_stub.skip_clear)
+		mmuext(MMUEXT_INVLPG_LOCAL, pvmap_window_va(w, slot));
+}
+
+void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot, unsigned int npages)
+{
+	for (unsigned int i = 0; i < npages; i++)
+		mmuext(MMUEXT_INVLPG_ALL, pvmap_window_va(w, slot + i));
+}

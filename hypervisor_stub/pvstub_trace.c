@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Trace decoding and replay; see pvstub_trace.h and include/pvmap/trace.h. */
+#include "pvstub_trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvmap/trace.h>
+
+#define MAX_TRACE_CPUS	PVSTUB_MAX_VCPUS
+#define MAX_VAS		65536	/* distinct pages a replay may touch */
+#define MAX_A_PAGES	4096
+#define BATCH_MAX	64
+#define PTE_P		1ULL
+#define PTE_FRAME(p)	(((p) >> 12) & ((1ULL << 40) - 1))
+#define RAM_FRAMES	0x10000ULL	/* 256 MiB of guest RAM for the page tables */
+
+static int parse_u64(const char **p, int base, uint64_t *v)
+{
+	char *end;
+
+	if (**p != ' ')
+		return -EINVAL;
+	(*p)++;
+	if (!((**p >= '0' && **p <= '9') || (base == 16 && ((**p >= 'a' && **p <= 'f')))))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(*p, &end, base);
+	if (errno || end - *p > 16)
+		return -EINVAL;
+	*p = end;
+	return 0;
+}
+
+int pvstub_trace_decode(const char *line, struct pvstub_trace_op *op)
+{
+	const char *p = line;
+	uint64_t cpu;
+	int nargs;
+
+	if (!*line || *line == '\n' || *line == '#' ||
+	    !strncmp(line, PVMAP_TRACE_HEADER, strlen(PVMAP_TRACE_HEADER)))
+		return 1;
+	memset(op, 0, sizeof(*op));
+	op->op = *p++;
+	switch (op->op) {
+	case PVMAP_TRACE_SET:
+	case PVMAP_TRACE_FLUSH_ALL:
+		nargs = 2;
+		break;
+	case PVMAP_TRACE_CLEAR:
+	case PVMAP_TRACE_FLUSH:
+		nargs = 1;
+		break;
+	case PVMAP_TRACE_BEGIN:
+	case PVMAP_TRACE_END:
+		nargs = 0;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (parse_u64(&p, 10, &cpu) || cpu >= MAX_TRACE_CPUS)
+		return -EINVAL;
+	op->cpu = cpu;
+	if (nargs >= 1 && (parse_u64(&p, 16, &op->va) || (op->va & 0xfff)))
+		return -EINVAL;
+	if (nargs >= 2 && parse_u64(&p, 16, &op->arg))
+		return -EINVAL;
+	if (op->op == PVMAP_TRACE_FLUSH_ALL && (!op->arg || op->arg > MAX_A_PAGES))
+		return -EINVAL;
+	if (*p == '\n')
+		p++;
+	return *p ? -EINVAL : 0;
+}
+
+/* One CPU's lazy-MMU queue, as Xen's multicalls.c keeps it. */
+struct replay_cpu {
+	bool active;
+	struct mmu_update upd[BATCH_MAX];
+	unsigned int nupd;
+	struct mmuext_op ext[BATCH_MAX];
+	unsigned int next;
+	uint64_t touched[BATCH_MAX];	/* VAs set in this batch */
+	unsigned int ntouched;
+};
+
+struct replay {
+	struct pvstub *hv;
+	struct pvstub_replay_result *r;
+	struct replay_cpu cpu[MAX_TRACE_CPUS];
+	uint64_t *vas;
+	size_t nvas;
+};
+
+static void touch(struct replay *rp, unsigned int cpu, uint64_t va)
+{
+	uint64_t frame;
+
+	pvstub_access(rp->hv, cpu, va, true, &frame);
+}
+
+static void flush_batch(struct replay *rp, unsigned int cpu)
+{
+	struct replay_cpu *c = &rp->cpu[cpu];
+	struct multicall_entry mc[2];
+	unsigned int n = 0;
+
+	if (c->nupd)
+		mc[n++] = (struct multicall_entry){
+			.op = __HYPERVISOR_mmu_update,
+			.args = { (uintptr_t)c->upd, c->nupd, 0, DOMID_SELF },
+		};
+	if (c->next)
+		mc[n++] = (struct multicall_entry){
+			.op = __HYPERVISOR_mmuext_op,
+			.args = { (uintptr_t)c->ext, c->next, 0, DOMID_SELF },
+		};
+	if (n)
+		pvstub_multicall(rp->hv, cpu, mc, n);
+	for (unsigned int i = 0; i < c->ntouched; i++)
+		touch(rp, cpu, c->touched[i]);
+	c->nupd = c->next = c->ntouched = 0;
+}
+
+static void pte_op(struct replay *rp, unsigned int cpu, uint64_t va, uint64_t val)
+{
+	struct replay_cpu *c = &rp->cpu[cpu];
+	struct mmu_update u = {
+		.ptr = pvstub_pte_maddr(rp->hv, va) | MMU_NORMAL_PT_UPDATE, .val = val,
+	};
+
+	if (!c->active) {
+		pvstub_mmu_update(rp->hv, cpu, &u, 1, NULL, DOMID_SELF);
+		if (val & PTE_P)
+			touch(rp, cpu, va);
+		return;
+	}
+	if (c->nupd == BATCH_MAX || c->ntouched == BATCH_MAX)
+		flush_batch(rp, cpu);
+	c->upd[c->nupd++] = u;
+	if (val & PTE_P)
+		c->touched[c->ntouched++] = va;
+}
+
+static void ext_op(struct replay *rp, unsigned int cpu, unsigned int cmd, uint64_t va)
+{
+	struct replay_cpu *c = &rp->cpu[cpu];
+	struct mmuext_op op = { .cmd = cmd, .arg1.linear_addr = va };
+
+	if (!c->active) {
+		pvstub_mmuext_op(rp->hv, cpu, &op, 1, NULL, DOMID_SELF);
+		return;
+	}
+	if (c->next == BATCH_MAX)
+		flush_batch(rp, cpu);
+	c->ext[c->next++] = op;
+}
+
+static void replay_op(struct replay *rp, const struct pvstub_trace_op *op)
+{
+	switch (op->op) {
+	case PVMAP_TRACE_SET:
+		pte_op(rp, op->cpu, op->va, op->arg);
+		rp->r->pages_mapped++;
+		rp->r->naive_hypercalls++;
+		break;
+	case PVMAP_TRACE_CLEAR:
+		pte_op(rp, op->cpu, op->va, 0);
+		rp->r->naive_hypercalls++;
+		break;
+	case PVMAP_TRACE_FLUSH:
+		ext_op(rp, op->cpu, MMUEXT_INVLPG_LOCAL, op->va);
+		rp->r->naive_hypercalls++;
+		break;
+	case PVMAP_TRACE_FLUSH_ALL:
+		for (uint64_t i = 0; i < op->arg; i++)
+			ext_op(rp, op->cpu, MMUEXT_INVLPG_ALL, op->va + (i << 12));
+		rp->r->naive_hypercalls += op->arg;
+		break;
+	case PVMAP_TRACE_BEGIN:
+		rp->cpu[op->cpu].active = true;
+		break;
+	case PVMAP_TRACE_END:
+		flush_batch(rp, op->cpu);
+		rp->cpu[op->cpu].active = false;
+		break;
+	}
+}
+
+static int add_va(struct replay *rp, uint64_t va, size_t *cap)
+{
+	for (size_t i = 0; i < rp->nvas; i++)
+		if (rp->vas[i] == va)
+			return 0;
+	if (rp->nvas == MAX_VAS)
+		return -E2BIG;
+	if (rp->nvas == *cap) {
+		uint64_t *p = realloc(rp->vas, (*cap ? *cap * 2 : 64) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		rp->vas = p;
+		*cap = *cap ? *cap * 2 : 64;
+	}
+	rp->vas[rp->nvas++] = va;
+	return pvstub_alloc_l1(rp->hv, va);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Split @text into NUL-terminated lines in a copy; their count, or -ENOMEM. */
+static long split_lines(const char *text, size_t len, char **copy, char ***lines)
+{
+	size_t n = 0, cap = 64;
+	char *p;
+
+	*copy = malloc(len + 1);
+	*lines = malloc(cap * sizeof(**lines));
+	if (!*copy || !*lines)
+		return -ENOMEM;
+	memcpy(*copy, text, len);
+	(*copy)[len] = '\0';
+	for (p = *copy; p && *p; ) {
+		char *nl = strchr(p, '\n');
+
+		if (n == cap) {
+			char **more = realloc(*lines, 2 * cap * sizeof(**lines));
+
+			if (!more)
+				return -ENOMEM;
+			*lines = more;
+			cap *= 2;
+		}
+		(*lines)[n++] = p;
+		if (nl)
+			*nl++ = '\0';
+		p = nl;
+	}
+	return n;
+}
+
+int pvstub_replay(const char *text, size_t len, struct pvstub_replay_result *r,
+		  FILE *report, bool json)
+{
+	uint64_t fmin = UINT64_MAX, fmax = 0;
+	struct pvstub_trace_op *ops = NULL;
+	struct replay rp = { .r = r };
+	uint64_t *frames = NULL;
+	size_t nframes = 0;
+	unsigned int maxcpu = 0;
+	size_t nops = 0, vcap = 0;
+	char *copy = NULL, **lines = NULL;
+	long nlines;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	nlines = split_lines(text, len, &copy, &lines);
+	if (nlines < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!nlines || strcmp(lines[0], PVMAP_TRACE_HEADER)) {
+		r->bad_line = 1;
+		rc = -EINVAL;
+		goto out;
+	}
+	ops = calloc(nlines, sizeof(*ops));
+	if (!ops) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (long i = 0; i < nlines; i++) {
+		int d = pvstub_trace_decode(lines[i], &ops[nops]);
+
+		if (d < 0) {
+			r->bad_line = i + 1;
+			rc = -EINVAL;
+			goto out;
+		}
+		if (d)
+			continue;
+		if (ops[nops].cpu > maxcpu)
+			maxcpu = ops[nops].cpu;
+		if (ops[nops].op == PVMAP_TRACE_SET && (ops[nops].arg & PTE_P)) {
+			uint64_t f = PTE_FRAME(ops[nops].arg);
+
+			fmin = f < fmin ? f : fmin;
+			fmax = f > fmax ? f : fmax;
+		}
+		nops++;
+	}
+	/* The mapped frames are the aperture; it must lie above the model's RAM. */
+	if (fmin != UINT64_MAX && fmin < RAM_FRAMES) {
+		rc = -E2BIG;
+		goto out;
+	}
+	rp.hv = pvstub_create(&(struct pvstub_config){
+		.nr_vcpus = maxcpu + 1, .ram_frames = RAM_FRAMES,
+		.aperture_first = fmin == UINT64_MAX ? RAM_FRAMES : fmin,
+		.aperture_frames = fmin == UINT64_MAX ? 0 : fmax - fmin + 1,
+	});
+	if (!rp.hv) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nops && !rc; i++) {
+		if (ops[i].op == PVMAP_TRACE_BEGIN || ops[i].op == PVMAP_TRACE_END)
+			continue;
+		for (uint64_t p = 0; !rc && p < (ops[i].op == PVMAP_TRACE_FLUSH_ALL ?
+						 ops[i].arg : 1); p++)
+			rc = add_va(&rp, ops[i].va + (p << 12), &vcap);
+	}
+	if (rc)
+		goto out;
+
+	for (size_t i = 0; i < nops; i++)
+		replay_op(&rp, &ops[i]);
+	for (unsigned int c = 0; c <= maxcpu; c++)
+		flush_batch(&rp, c);
+	r->ops = nops;
+
+	/* The hypervisor takes every mapped frame back; then the guest looks again. */
+	frames = malloc((r->pages_mapped + 1) * sizeof(*frames));
+	if (!frames) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nops; i++)
+		if (ops[i].op == PVMAP_TRACE_SET && (ops[i].arg & PTE_P))
+			frames[nframes++] = PTE_FRAME(ops[i].arg);
+	qsort(frames, nframes, sizeof(*frames), cmp_u64);
+	for (size_t i = 0; i < nframes; i++)
+		if (!i || frames[i] != frames[i - 1])
+			r->stale_at_revoke += pvstub_revoke(rp.hv, frames[i], json ? NULL : report);
+	for (unsigned int c = 0; c <= maxcpu; c++)
+		for (size_t i = 0; i < rp.nvas; i++)
+			touch(&rp, c, rp.vas[i]);
+	pvstub_counts(rp.hv, &r->counts);
+	r->violations = report ? pvstub_report_violations(rp.hv, report, json)
+			       : (unsigned int)r->counts.violations;
+out:
+	pvstub_destroy(rp.hv);
+	free(rp.vas);
+	free(frames);
+	free(ops);
+	free(lines);
+	free(copy);
+	return rc;
+}
