@@ -112,13 +112,29 @@ $(B)/fuzz/fuzz_decoders: hypervisor_stub/fuzz_decoders.c $(STUB_SRC) $(STUB_HDR)
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(STUB_SRC)
 
 FUZZ_SECONDS ?= 300
-fuzz: $(B)/fuzz/fuzz_decoders
+fuzz: $(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_audit
 	@mkdir -p $(B)/fuzz/corpus
 	$(B)/fuzz/fuzz_decoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		$(B)/fuzz/corpus hypervisor_stub/fuzz_seeds
+	@mkdir -p $(B)/fuzz/corpus-audit
+	$(B)/fuzz/fuzz_audit -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+		$(B)/fuzz/corpus-audit tools/audit/fuzz_seeds
+
+# --- the host auditor --------------------------------------------------------------
+AUDIT_SRC := tools/audit/audit_parse.c
+AUDIT_HDR := tools/audit/audit_parse.h
+
+$(B)/host/pvmap-audit: tools/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) -o $@ $< $(AUDIT_SRC)
+
+$(B)/fuzz/fuzz_audit: tools/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Itools/audit \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(AUDIT_SRC)
 
 # --- host tools and unit tests -----------------------------------------------
-host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay
+host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay $(B)/host/pvmap-audit
 
 $(B)/host/pvmap-pattern: tools/pvmap-pattern.c $(UAPI)
 	@mkdir -p $(@D)
@@ -138,7 +154,8 @@ $(B)/unit/test_pattern_plain: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI
 	gcc $(HOST_CFLAGS) -g -Itests/unit -o $@ $<
 
 UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
-	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/fuzz/fuzz_decoders
+	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/fuzz/fuzz_decoders \
+	$(B)/fuzz/fuzz_audit
 
 unit: $(UNIT_BINS) host
 	@tests/check --only unit

@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/semaphore.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -26,6 +27,11 @@ static bool hygiene;
 module_param(hygiene, bool, 0444);
 MODULE_PARM_DESC(hygiene,
 		 "x86_64: map through per-CPU slots with clear-on-unmap instead of one whole-aperture mapping (i386 always does)");
+
+bool pvmap_hazard_demo;
+module_param_named(hazard_demo, pvmap_hazard_demo, bool, 0400);
+MODULE_PARM_DESC(hazard_demo,
+		 "DANGEROUS, for demonstrations only: unmap leaves the PTE and TLB entry in place, as code before clear-on-unmap did");
 
 #define PVMAP_POOL_WINDOW_PAGES	(PVMAP_POOL_WINDOW_SIZE / PAGE_SIZE)
 
@@ -385,9 +391,48 @@ void pvmap_stats_read(struct pvmap_stats *st)
 	}
 }
 
+/*
+ * Every range pvmap maps now, as "VA NPAGES KIND" lines: atomic slots per
+ * CPU, busy pool windows, large sleepable maps and whole-aperture mappings.
+ * What the host auditor (tools/audit) compares the guest's page tables with.
+ */
+void pvmap_live_show(struct seq_file *s)
+{
+	unsigned long va[PVMAP_MAX_DEPTH];
+	unsigned int npages[PVMAP_MAX_DEPTH];
+	struct pvmap_large_map *lm;
+	struct pvmap_io_mapping *m;
+	unsigned int i, n;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		n = pvmap_slots_live_ranges(cpu, va, npages, PVMAP_MAX_DEPTH);
+		for (i = 0; i < n; i++)
+			seq_printf(s, "%lx %u slot-cpu%d\n", va[i], npages[i], cpu);
+	}
+	spin_lock(&pvmap_pool.lock);
+	for (i = 0; i < PVMAP_POOL_WINDOWS; i++)
+		if (test_bit(i, &pvmap_pool.busy))
+			seq_printf(s, "%lx %u pool\n",
+				   pvmap_window_va(&pvmap_pool.window, i * PVMAP_POOL_WINDOW_PAGES),
+				   pvmap_pool.npages[i]);
+	spin_unlock(&pvmap_pool.lock);
+	mutex_lock(&pvmap_large_lock);
+	list_for_each_entry(lm, &pvmap_large_list, link)
+		seq_printf(s, "%lx %u large\n", lm->window.va, lm->window.npages);
+	mutex_unlock(&pvmap_large_lock);
+	spin_lock(&pvmap_whole_lock);
+	list_for_each_entry(m, &pvmap_whole_list, link)
+		seq_printf(s, "%lx %llu whole\n", (unsigned long)m->whole, m->size >> PAGE_SHIFT);
+	spin_unlock(&pvmap_whole_lock);
+}
+
 int pvmap_io_mapping_init(void)
 {
 	int ret;
+
+	if (pvmap_hazard_demo)
+		pr_warn("pvmap: HAZARD DEMO MODE: unmap leaves PTEs and TLB entries in place; stale pointers will reach pages that change owner. Never use outside a demonstration.\n");
 
 	pvmap_counters = alloc_percpu(struct pvmap_counters);
 	if (!pvmap_counters)

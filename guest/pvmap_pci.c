@@ -321,6 +321,13 @@ static int pvmap_debugfs_trace_open(struct inode *inode, struct file *file)
 	return single_open(file, pvmap_debugfs_trace_show, NULL);
 }
 
+static int pvmap_debugfs_live_show(struct seq_file *s, void *unused)
+{
+	pvmap_live_show(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_live);
+
 /* Any write empties the ring. */
 static ssize_t pvmap_debugfs_trace_write(struct file *file, const char __user *buf,
 					 size_t len, loff_t *ppos)
@@ -477,6 +484,8 @@ static int __init pvmap_init(void)
 			    &pvmap_debugfs_stats_fops);
 	debugfs_create_file("trace", 0600, pvmap_debugfs_root, NULL,
 			    &pvmap_debugfs_trace_fops);
+	debugfs_create_file("live", 0400, pvmap_debugfs_root, NULL,
+			    &pvmap_debugfs_live_fops);
 	ret = pci_register_driver(&pvmap_pci_driver);
 	if (ret) {
 		debugfs_remove_recursive(pvmap_debugfs_root);

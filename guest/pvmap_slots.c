@@ -15,6 +15,7 @@
 
 #include <linux/bug.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/uaccess.h>
@@ -162,7 +163,8 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 		return false;
 	}
 
-	if (m->slot >= 0) {
+	/* The opt-in demonstration of what clear-on-unmap prevents. */
+	if (m->slot >= 0 && !pvmap_hazard_demo) {
 		/*
 		 * Clear-on-unmap: a stale pointer must fault rather than reach
 		 * a page that may change owner or cacheability.
@@ -191,4 +193,23 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 unsigned int pvmap_slots_live(int cpu)
 {
 	return READ_ONCE(per_cpu_ptr(pvmap_slots, cpu)->top);
+}
+
+/*
+ * The slot ranges live on @cpu, for debugfs and the host auditor: read
+ * without stopping that CPU, so exact only while it is quiet.
+ */
+unsigned int pvmap_slots_live_ranges(int cpu, unsigned long *va, unsigned int *npages,
+				     unsigned int max)
+{
+	const struct pvmap_cpu_slots *s = per_cpu_ptr(pvmap_slots, cpu);
+	unsigned int i, n = 0, depth = min_t(unsigned int, READ_ONCE(s->depth), PVMAP_MAX_DEPTH);
+
+	for (i = 0; i < depth && n < max; i++) {
+		if (s->stack[i].slot < 0)
+			continue;
+		va[n] = s->stack[i].vaddr;
+		npages[n++] = s->stack[i].npages;
+	}
+	return n;
 }

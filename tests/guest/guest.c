@@ -112,3 +112,71 @@ int guest_unload_module(const char *name)
 {
 	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 }
+
+int guest_selftest(const char *name, unsigned long long base, unsigned long long size,
+		   char *res, size_t len)
+{
+	char cmd[128];
+	ssize_t n;
+	int fd, ret;
+
+	res[0] = '\0';
+	ret = guest_load_module(GUEST_SELFTEST_PATH, "");
+	if (ret && ret != -EEXIST) {
+		snprintf(res, len, "cannot load %s: %s", GUEST_SELFTEST_PATH, strerror(-ret));
+		return -1;
+	}
+	fd = open("/sys/kernel/debug/pvmap_selftest/run", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(res, len, "open the selftest: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd), "%s %llx %llx", name, base, size);
+	if (write(fd, cmd, strlen(cmd)) < 0) {
+		snprintf(res, len, "run %s: %s", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	n = pread(fd, res, len - 1, 0);
+	close(fd);
+	res[n > 0 ? n : 0] = '\0';
+	return 0;
+}
+
+void guest_print_live(void)
+{
+	static char live[65536];
+	char *line, *save;
+
+	if (guest_read_file(GUEST_DEBUGFS "/live", live, sizeof(live)) < 0)
+		return;
+	for (line = strtok_r(live, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("# pvmap-host: live %s\n", line);
+}
+
+int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool *landed)
+{
+	unsigned long va;
+	unsigned long long off;
+	char res[256], flag[8] = "";
+
+	if (guest_selftest("hazard_map", base, size, res, sizeof(res)) ||
+	    sscanf(res, "ok va=%lx off=%llx", &va, &off) != 2) {
+		printf("# hazard_map: %s\n", res);
+		return -1;
+	}
+	guest_read_file("/sys/module/pvmap/parameters/hazard_demo", flag, sizeof(flag));
+	printf("# pvmap-host: hazard off=%#llx va=%#lx mode=%s\n", off, va,
+	       flag[0] == 'Y' ? "hazard" : "normal");
+	if (!guest_host_sync("hazard-reassign"))
+		return -1;
+	if (guest_selftest("hazard_write", base, size, res, sizeof(res)) ||
+	    strncmp(res, "ok ", 3)) {
+		printf("# hazard_write: %s\n", res);
+		return -1;
+	}
+	*landed = !strcmp(res, "ok landed");
+	printf("# pvmap-host: hazard-write %s\n", *landed ? "landed" : "faulted");
+	guest_print_live();
+	return guest_host_sync("hazard-check") ? 0 : -1;
+}

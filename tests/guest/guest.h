@@ -38,4 +38,22 @@ int guest_write_file(const char *path, const char *text);
 int guest_load_module(const char *path, const char *params);
 int guest_unload_module(const char *name);
 
+/*
+ * Run one pvmap_selftest.ko command on the aperture at @base/@size (loading
+ * the module if needed); its result text in @res. 0 when it ran.
+ */
+int guest_selftest(const char *name, unsigned long long base, unsigned long long size,
+		   char *res, size_t len);
+
+/* Print pvmap's live table (debugfs pvmap/live) as "# pvmap-host: live" lines. */
+void guest_print_live(void);
+
+/*
+ * The hazard scenario, host half included (handshakes "hazard-reassign" and
+ * "hazard-check"): map page A, write, unmap; the host hands page A to
+ * someone else; the guest writes through the old pointer. *@landed says
+ * whether that write reached the page. 0 when the scenario ran.
+ */
+int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool *landed);
+
 #endif /* PVMAP_GUEST_H */

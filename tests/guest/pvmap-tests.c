@@ -1080,31 +1080,15 @@ static int test_pvmapctl_cli(void)
 /* Run one in-kernel test; 0 pass, 1 skip, -1 fail. */
 static int kernel_selftest(const char *name)
 {
-	char cmd[128], res[256] = "";
 	struct device *d;
-	int fd, ret;
-	ssize_t n;
+	char res[256];
 
-	ret = guest_load_module(GUEST_SELFTEST_PATH, "");
-	if (ret && ret != -EEXIST)
-		return fail("cannot load %s: %s", GUEST_SELFTEST_PATH, strerror(-ret));
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	fd = open("/sys/kernel/debug/pvmap_selftest/run", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open the selftest: %s", strerror(errno));
-	snprintf(cmd, sizeof(cmd), "%s %llx %llx", name,
-		 (unsigned long long)d->info.aperture_base,
-		 (unsigned long long)d->info.aperture_size);
-	if (write(fd, cmd, strlen(cmd)) < 0) {
-		close(fd);
-		return fail("run %s: %s", name, strerror(errno));
-	}
-	n = pread(fd, res, sizeof(res) - 1, 0);
-	close(fd);
-	res[n > 0 ? n : 0] = '\0';
+	if (guest_selftest(name, d->info.aperture_base, d->info.aperture_size, res, sizeof(res)))
+		return fail("%s", res);
 	printf("# %s: %s\n", name, res);
 	if (strstr(res, "warns=")) /* misuse: announce the WARNs for the host */
 		printf("# pvmap-host: expect-warnings %d\n", atoi(strstr(res, "warns=") + 6));
@@ -1113,6 +1097,46 @@ static int kernel_selftest(const char *name)
 	if (!strncmp(res, "skip", 4))
 		return 1;
 	return -1;
+}
+
+/* --- the stale-mapping hazard, seen from the host ---------------------------- */
+
+/* A quiet guest: the host's auditor must find no stale aperture mapping. */
+static int test_audit_quiesced(void)
+{
+	guest_print_live();
+	if (!guest_host_sync("audit"))
+		return fail("host did not audit");
+	return 0;
+}
+
+/*
+ * Normal mode: the write through the old pointer faults (the host checks its
+ * sentinel is intact and the audit clean). hazard_demo=1: it lands (the host
+ * checks the sentinel is corrupted and the audit finds the stale mapping).
+ */
+static int test_hazard_scenario(void)
+{
+	char flag[8] = "";
+	struct device *d;
+	bool hazard, landed = false;
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	guest_read_file("/sys/module/pvmap/parameters/hazard_demo", flag, sizeof(flag));
+	hazard = flag[0] == 'Y';
+	if (!hazard && !(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
+		printf("# whole-aperture mapping: a stale pointer stays valid by design\n");
+		return 1;
+	}
+	if (guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size, &landed))
+		return fail("the scenario did not run");
+	if (landed != hazard)
+		return fail("the write through the old pointer %s in %s mode",
+			    landed ? "landed" : "faulted", hazard ? "hazard" : "normal");
+	return 0;
 }
 
 #define KERNEL_TEST(name) \
@@ -1153,6 +1177,8 @@ static const struct {
 	{ "concurrent_no_shootdown", test_concurrent_no_shootdown },
 	{ "trace_1mib_pwrite", test_trace_1mib_pwrite },
 	{ "pvmapctl_cli", test_pvmapctl_cli },
+	{ "audit_quiesced", test_audit_quiesced },
+	{ "hazard_scenario", test_hazard_scenario },
 	{ "kernel_nested", test_kernel_nested },
 	{ "kernel_range1", test_kernel_range1 },
 	{ "kernel_range2", test_kernel_range2 },

@@ -19,8 +19,9 @@
 #include "pvmap_pte_stub.h"
 #include "pvstub_trace.h"
 
-/* Defined by pvmap_io_mapping.c in the kernel; the slot core counts into it. */
+/* Defined by pvmap_io_mapping.c in the kernel; the slot core uses them. */
 struct pvmap_counters __percpu *pvmap_counters;
+bool pvmap_hazard_demo;
 
 #define APERTURE_FIRST	0x80000ULL	/* a 1 GiB BAR at 0x80000000 */
 #define APERTURE_FRAMES	0x40000ULL

@@ -81,6 +81,59 @@ static int write_banner(const struct utsname *uts)
 	return 0;
 }
 
+/* Open /dev/pvmap0 (the ivshmem aperture) and read its INFO; 0 on success. */
+static int ivshmem_info(struct pvmap_info *info)
+{
+	int fd = open("/dev/pvmap0", O_RDWR | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, PVMAP_IOC_INFO, info);
+	close(fd);
+	return ret || info->kind != PVMAP_KIND_IVSHMEM ? -1 : 0;
+}
+
+static int hazard_round(const char *mode)
+{
+	struct pvmap_info info;
+	bool landed;
+
+	if (ivshmem_info(&info) ||
+	    guest_hazard_scenario(info.aperture_base, info.aperture_size, &landed)) {
+		printf("pvmap-demo: the hazard scenario could not run\n");
+		return 1;
+	}
+	printf("pvmap-demo:   %s mode: the write through the old pointer %s.\n", mode,
+	       landed ? "LANDED in page A" : "faulted, caught by the nofault accessor");
+	return 0;
+}
+
+/*
+ * Map page A, write, unmap; the host gives page A to someone else; write
+ * through the old pointer. Once as pvmap is, once with hazard_demo=1.
+ */
+static int hazard_demo(void)
+{
+	int ret;
+
+	printf("pvmap-demo: the stale-mapping hazard. Page A is mapped, written and\n"
+	       "pvmap-demo: unmapped; the host then hands page A to someone else; then\n"
+	       "pvmap-demo: the guest writes through the pointer it had. First, as pvmap is:\n");
+	if (hazard_round("normal"))
+		return 1;
+	printf("pvmap-demo: again with pvmap reloaded as hazard_demo=1 (unmap leaves the\n"
+	       "pvmap-demo: PTE and TLB entry in place, as code before clear-on-unmap did):\n");
+	guest_unload_module("pvmap_selftest");
+	ret = guest_unload_module("pvmap");
+	if (!ret)
+		ret = guest_load_module(GUEST_MODULE_PATH, "hazard_demo=1");
+	if (ret) {
+		printf("pvmap-demo: cannot reload pvmap: %s\n", strerror(-ret));
+		return 1;
+	}
+	return hazard_round("hazard");
+}
+
 int main(void)
 {
 	struct utsname uts;
@@ -137,7 +190,7 @@ int main(void)
 		printf("pvmap-demo: no aperture found: is pvmap.ko loaded?\n");
 		return 1;
 	}
-	if (write_banner(&uts))
+	if (write_banner(&uts) || hazard_demo())
 		return 1;
 	printf("pvmap-demo: done.\n\n");
 	return 0;
