@@ -19,7 +19,7 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
 UAPI := include/uapi/pvmap.h include/pvmap/pattern.h include/pvmap/kind.h
 
-.PHONY: all help deps guest-kernels modules guests host lint unit check demo fuzz clean \
+.PHONY: all help deps guest-kernels modules guests host lint unit check demo bench fuzz clean \
 	clean-cache FORCE
 
 all: host guests
@@ -27,6 +27,7 @@ all: host guests
 help:
 	@echo "make demo           boot the i386 guest and show the aperture problem pvmap solves"
 	@echo "make check          static checks, unit tests and both guests; ends 'N passed, N failed'"
+	@echo "make bench          benchmarks side by side (i386, x86_64, x86_64 hygiene=1): table, JSON, plot"
 	@echo "make guest-kernels  build (or find cached) the i386 and x86_64 guest kernels"
 	@echo "make modules        build guest/pvmap.ko for both guests (W=1, -Werror)"
 	@echo "make lint           checkpatch --strict and sparse (C=2) on the module"
@@ -70,12 +71,16 @@ $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
+$(B)/%/pvmap-bench: tests/guest/pvmap-bench.c $(GUEST_LIB) $(UAPI) | deps
+	@mkdir -p $(@D)
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+
 $(B)/%/pvmapctl: tools/pvmapctl.c $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/%/initramfs.cpio: tools/guest/initramfs.list $(B)/%/init $(B)/%/pvmap-tests \
-		$(B)/%/pvmap-demo $(B)/%/pvmapctl $(B)/%/pvmap.ko
+		$(B)/%/pvmap-demo $(B)/%/pvmapctl $(B)/%/pvmap-bench $(B)/%/pvmap.ko
 	@sed 's|@ARCHDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
 	@kdir=$(call KERNEL_DIR,$*) && $$kdir/usr/gen_init_cpio $(B)/$*/initramfs.list >$@
 
@@ -170,6 +175,17 @@ check: deps host guests $(UNIT_BINS)
 demo: deps host $(B)/i386/initramfs.cpio
 	@tools/run-guest --arch i386 --ivshmem-size 1G --vga-mb 0 --qxl-mb 0 \
 		--run /bin/pvmap-demo --show-output --log $(B)/logs/demo.log
+
+# Benchmarks: each guest runs every engine and workload, interleaved, 5 times.
+BENCH_GUEST := tools/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --timeout 1500
+
+bench: deps host guests
+	@mkdir -p $(B)/bench
+	$(BENCH_GUEST) --arch i386 --log $(B)/bench/i386.log
+	$(BENCH_GUEST) --arch x86_64 --log $(B)/bench/x86_64.log
+	$(BENCH_GUEST) --arch x86_64 --modparams hygiene=1 --log $(B)/bench/x86_64-hygiene.log
+	tools/bench-report $(B)/bench i386=$(B)/bench/i386.log x86_64=$(B)/bench/x86_64.log \
+		x86_64-hygiene=$(B)/bench/x86_64-hygiene.log
 
 clean:
 	rm -rf $(B)

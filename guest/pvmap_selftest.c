@@ -14,7 +14,10 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/io-mapping.h>
 #include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
@@ -28,6 +31,7 @@
 
 struct selftest_ctx {
 	struct pvmap_io_mapping *m;
+	resource_size_t base;
 	u64 size;
 	bool slots;	/* maps go through slots with clear-on-unmap */
 	u8 *buf;	/* a page, allocated before any atomic map */
@@ -307,6 +311,149 @@ faulted:
 	return result(ctx, "ok faulted");
 }
 
+
+/*
+ * Benchmarks, side by side on the same aperture and offsets:
+ *   bench BASE SIZE ENGINE WORKLOAD ITERS  ->  "ok ns=N bytes=B ops=O"
+ * ENGINE: pvmap (atomic, one page per map), pvmap_range (atomic range maps
+ * of up to 16 pages), mainline_local and mainline_atomic (<linux/io-mapping.h>,
+ * which on i386 is __iomap_local_pfn_prot), ioremap (ioremap_wc + iounmap
+ * per map), permanent (one ioremap_wc of a BENCH_WINDOW done before timing).
+ * WORKLOAD: page (map, write 4 KiB, unmap), range16 (64 KiB through 16
+ * pages), seq1m (1 MiB in order), rand4k (4 KiB at random pages of the
+ * whole aperture; of the window for permanent).
+ */
+#define BENCH_WINDOW	(64UL << 20)	/* fits i386's vmalloc space */
+#define BENCH_CHUNK	16
+
+struct bench {
+	struct selftest_ctx *ctx;
+	struct io_mapping mainline;
+	void __iomem *window;
+	u8 *src;
+	const char *engine;
+};
+
+/* Write @npages pages at page-aligned @offset through the engine. */
+static int bench_write(struct bench *b, u64 offset, unsigned int npages)
+{
+	unsigned int i;
+	void __iomem *p;
+
+	if (!strcmp(b->engine, "pvmap_range")) {
+		p = pvmap_io_mapping_map_atomic_range_wc(b->ctx->m, offset, npages);
+		if (!p)
+			return -ENOMEM;
+		memcpy_toio(p, b->src, npages * PAGE_SIZE);
+		pvmap_io_mapping_unmap_atomic_range(p, npages);
+		return 0;
+	}
+	if (!strcmp(b->engine, "permanent")) {
+		memcpy_toio(b->window + offset, b->src, npages * PAGE_SIZE);
+		return 0;
+	}
+	for (i = 0; i < npages; i++, offset += PAGE_SIZE) {
+		if (!strcmp(b->engine, "pvmap")) {
+			p = pvmap_io_mapping_map_atomic_wc(b->ctx->m, offset);
+			if (!p)
+				return -ENOMEM;
+			memcpy_toio(p, b->src, PAGE_SIZE);
+			pvmap_io_mapping_unmap_atomic(p);
+		} else if (!strcmp(b->engine, "mainline_local")) {
+			p = io_mapping_map_local_wc(&b->mainline, offset);
+			memcpy_toio(p, b->src, PAGE_SIZE);
+			io_mapping_unmap_local(p);
+		} else if (!strcmp(b->engine, "mainline_atomic")) {
+			p = io_mapping_map_atomic_wc(&b->mainline, offset);
+			memcpy_toio(p, b->src, PAGE_SIZE);
+			io_mapping_unmap_atomic(p);
+		} else if (!strcmp(b->engine, "ioremap")) {
+			p = ioremap_wc(b->ctx->base + offset, PAGE_SIZE);
+			if (!p)
+				return -ENOMEM;
+			memcpy_toio(p, b->src, PAGE_SIZE);
+			iounmap(p);
+		} else {
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *workload,
+		      unsigned int iters)
+{
+	struct bench b = { .ctx = ctx, .engine = engine };
+	bool permanent = !strcmp(engine, "permanent");
+	u64 span = permanent ? min_t(u64, BENCH_WINDOW, ctx->size) : ctx->size;
+	/* 32-bit arithmetic for offsets: i386 has no 64-bit modulo in modules */
+	u32 pages = span >> PAGE_SHIFT, wpages = min_t(u32, pages, BENCH_WINDOW >> PAGE_SHIFT);
+	u64 bytes = 0, t0, ns, off;
+	unsigned int i, n, ops = 0;
+	int ret = 0;
+
+	if (!iters || iters > 100000)
+		return result(ctx, "fail: bad iteration count");
+	if (!strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
+	    !IS_ENABLED(CONFIG_64BIT))
+		return result(ctx, "skip ioremap maps the wrong page above 4 GiB on i386 PAE");
+	b.src = kmalloc(BENCH_CHUNK * PAGE_SIZE, GFP_KERNEL);
+	if (!b.src)
+		return -ENOMEM;
+	memset(b.src, 0xa5, BENCH_CHUNK * PAGE_SIZE);
+	if (!strncmp(engine, "mainline", 8) && !io_mapping_init_wc(&b.mainline, ctx->base, ctx->size)) {
+		kfree(b.src);
+		return result(ctx, "fail: io_mapping_init_wc");
+	}
+	if (permanent) {
+		b.window = ioremap_wc(ctx->base, span);
+		if (!b.window) {
+			kfree(b.src);
+			return result(ctx, "fail: no permanent window");
+		}
+	}
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < iters && !ret; i++) {
+		if (!strcmp(workload, "page")) {
+			off = (u64)((i * 7919U) % wpages) << PAGE_SHIFT;
+			ret = bench_write(&b, off, 1);
+			bytes += PAGE_SIZE;
+			ops++;
+		} else if (!strcmp(workload, "range16")) {
+			off = (u64)((i * 7919U) % (wpages / BENCH_CHUNK)) * BENCH_CHUNK << PAGE_SHIFT;
+			ret = bench_write(&b, off, BENCH_CHUNK);
+			bytes += BENCH_CHUNK * PAGE_SIZE;
+			ops++;
+		} else if (!strcmp(workload, "seq1m")) {
+			u64 base = (u64)(i % (wpages >> (20 - PAGE_SHIFT))) << 20;
+
+			for (n = 0; n < 256 && !ret; n += BENCH_CHUNK, ops++)
+				ret = bench_write(&b, base + ((u64)n << PAGE_SHIFT), BENCH_CHUNK);
+			bytes += 1 << 20;
+		} else if (!strcmp(workload, "rand4k")) {
+			off = (u64)(get_random_u32() % pages) << PAGE_SHIFT;
+			ret = bench_write(&b, off, 1);
+			bytes += PAGE_SIZE;
+			ops++;
+		} else {
+			ret = -EINVAL;
+		}
+		if (!(i % 64))
+			cond_resched();
+	}
+	ns = ktime_get_ns() - t0;
+
+	if (permanent)
+		iounmap(b.window);
+	if (!strncmp(engine, "mainline", 8))
+		io_mapping_fini(&b.mainline);
+	kfree(b.src);
+	if (ret)
+		return result(ctx, "fail: %s/%s: %d", engine, workload, ret);
+	return result(ctx, "ok ns=%llu bytes=%llu ops=%u", ns, bytes, ops);
+}
+
 static int selftest_run(struct selftest_ctx *ctx, const char *name)
 {
 	if (!strcmp(name, "hazard_map"))
@@ -340,15 +487,19 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
 	struct selftest_ctx ctx = { .result = file->private_data };
+	char cmd[128], name[32], engine[16] = "", workload[16] = "";
 	unsigned long long base, size;
-	char cmd[96], name[32];
+	unsigned int iters = 0;
+	int n;
 
 	if (len >= sizeof(cmd))
 		return -EINVAL;
 	if (copy_from_user(cmd, ubuf, len))
 		return -EFAULT;
 	cmd[len] = '\0';
-	if (sscanf(cmd, "%31s %llx %llx", name, &base, &size) != 3)
+	n = sscanf(cmd, "%31s %llx %llx %15s %15s %u", name, &base, &size, engine, workload,
+		   &iters);
+	if (n < 3 || (!strcmp(name, "bench") && n != 6))
 		return -EINVAL;
 
 	ctx.buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
@@ -358,9 +509,13 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(ctx.m)) {
 		result(&ctx, "fail: create_wc: %ld", PTR_ERR(ctx.m));
 	} else {
+		ctx.base = base;
 		ctx.size = size;
 		ctx.slots = pvmap_io_mapping_clears_on_unmap(ctx.m);
-		selftest_run(&ctx, name);
+		if (!strcmp(name, "bench"))
+			test_bench(&ctx, engine, workload, iters);
+		else
+			selftest_run(&ctx, name);
 		pvmap_io_mapping_free(ctx.m);
 	}
 	kfree(ctx.buf);

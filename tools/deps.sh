@@ -16,6 +16,8 @@ packages=(
 	qemu-system-x86 python3
 	# static checks, the hypervisor stub and its fuzzer
 	sparse libxen-dev clang libclang-rt-14-dev valgrind
+	# make bench's plot
+	gnuplot-nox
 )
 
 # One dpkg-query for all: it prints nothing for a package it has never seen,

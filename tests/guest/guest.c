@@ -3,6 +3,12 @@
 #define _GNU_SOURCE
 #include "guest.h"
 
+#include <stdint.h>
+#include <sys/ioctl.h>
+
+#include <pvmap/pattern.h>
+#include <uapi/pvmap.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -116,7 +122,13 @@ int guest_unload_module(const char *name)
 int guest_selftest(const char *name, unsigned long long base, unsigned long long size,
 		   char *res, size_t len)
 {
-	char cmd[128];
+	return guest_selftest_args(name, base, size, "", res, len);
+}
+
+int guest_selftest_args(const char *name, unsigned long long base, unsigned long long size,
+			const char *args, char *res, size_t len)
+{
+	char cmd[192];
 	ssize_t n;
 	int fd, ret;
 
@@ -131,7 +143,7 @@ int guest_selftest(const char *name, unsigned long long base, unsigned long long
 		snprintf(res, len, "open the selftest: %s", strerror(errno));
 		return -1;
 	}
-	snprintf(cmd, sizeof(cmd), "%s %llx %llx", name, base, size);
+	snprintf(cmd, sizeof(cmd), "%s %llx %llx %s", name, base, size, args);
 	if (write(fd, cmd, strlen(cmd)) < 0) {
 		snprintf(res, len, "run %s: %s", name, strerror(errno));
 		close(fd);
@@ -179,4 +191,46 @@ int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool
 	printf("# pvmap-host: hazard-write %s\n", *landed ? "landed" : "faulted");
 	guest_print_live();
 	return guest_host_sync("hazard-check") ? 0 : -1;
+}
+
+static int pwrite_all(int fd, unsigned long long off, void *buf, unsigned long long len)
+{
+	struct pvmap_rw rw = { .offset = off, .length = len, .user_ptr = (uintptr_t)buf };
+
+	return ioctl(fd, PVMAP_IOC_PWRITE, &rw) || rw.done != len ? -1 : 0;
+}
+
+int guest_capture_trace(int fd, unsigned long long size, unsigned long long off)
+{
+	static char trace[256 * 1024];
+	static uint8_t data[1 << 20];
+	const char *param = "/sys/module/pvmap/parameters/trace";
+	int ret, sets = 0;
+	long len;
+
+	if (guest_write_file(param, "1") || guest_write_file(GUEST_DEBUGFS "/trace", "clear")) {
+		printf("# cannot enable the trace\n");
+		return -1;
+	}
+	pvmap_pattern_fill(data, sizeof(data), off, off);
+	ret = pwrite_all(fd, off, data, sizeof(data));
+	guest_write_file(param, "0");
+	len = guest_read_file(GUEST_DEBUGFS "/trace", trace, sizeof(trace));
+	if (ret || len <= 0) {
+		printf("# no trace (%ld)\n", len);
+		return -1;
+	}
+	printf("# pvmap-host: pattern off=%#llx len=%#x seed=%#llx\n", off, (unsigned int)sizeof(data),
+	       off);
+	for (char *p = trace; (p = strstr(p, "\nS ")); p++)
+		sets++;
+	printf("# trace of a 1 MiB PWRITE: %ld bytes, %d PTE sets\n", len, sets);
+	if (pwrite_all(fd, size - (1 << 20), trace, len)) {
+		printf("# cannot hand the trace over\n");
+		return -1;
+	}
+	printf("# pvmap-host: trace off=%#llx len=%#lx\n", size - (1 << 20), len);
+	if (!guest_host_sync("trace") || !guest_host_sync("pattern"))
+		return -1;
+	return sets;
 }

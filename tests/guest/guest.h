@@ -45,6 +45,10 @@ int guest_unload_module(const char *name);
 int guest_selftest(const char *name, unsigned long long base, unsigned long long size,
 		   char *res, size_t len);
 
+/* The same with @args after BASE SIZE (the bench's ENGINE WORKLOAD ITERS). */
+int guest_selftest_args(const char *name, unsigned long long base, unsigned long long size,
+			const char *args, char *res, size_t len);
+
 /* Print pvmap's live table (debugfs pvmap/live) as "# pvmap-host: live" lines. */
 void guest_print_live(void);
 
@@ -55,5 +59,12 @@ void guest_print_live(void);
  * whether that write reached the page. 0 when the scenario ran.
  */
 int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool *landed);
+
+/*
+ * Trace a 1 MiB PWRITE at @off through @fd (pvmap's trace=1) and hand the
+ * trace to the host through the aperture's last MiB (handshake "trace").
+ * The number of PTE sets traced, or -1.
+ */
+int guest_capture_trace(int fd, unsigned long long size, unsigned long long off);
 
 #endif /* PVMAP_GUEST_H */

@@ -825,40 +825,18 @@ static int test_stats_1mib_pwrite(void)
  */
 static int test_trace_1mib_pwrite(void)
 {
-	static char trace[256 * 1024];
-	const char *param = "/sys/module/pvmap/parameters/trace";
-	uint64_t off, toff, done = 0;
 	struct device *d;
-	long len;
-	int fd, ret, sets = 0;
+	uint64_t off;
+	int fd, sets;
 
 	fd = open_ivshmem(&d);
 	if (fd < 0)
 		return -1;
-	if (guest_write_file(param, "1") || guest_write_file(GUEST_DEBUGFS "/trace", "clear")) {
-		close(fd);
-		return fail("cannot enable the trace");
-	}
 	off = (random_u64() % (d->info.aperture_size / MIB / 2)) * MIB;
-	ret = pwrite_pattern(fd, off, MIB, random_u64(), true);
-	guest_write_file(param, "0");
-	len = guest_read_file(GUEST_DEBUGFS "/trace", trace, sizeof(trace));
-	if (ret || len <= 0) {
-		close(fd);
-		return fail("no trace (%ld)", len);
-	}
-	for (char *p = trace; (p = strstr(p, "\nS ")); p++)
-		sets++;
-	printf("# trace of a 1 MiB PWRITE: %ld bytes, %d PTE sets\n", len, sets);
-	toff = d->info.aperture_size - MIB;
-	if (pvmap_rw_ioctl(fd, true, toff, trace, len, &done) || done != (uint64_t)len) {
-		close(fd);
-		return fail("cannot hand the trace over");
-	}
+	sets = guest_capture_trace(fd, d->info.aperture_size, off);
 	close(fd);
-	printf("# pvmap-host: trace off=%#llx len=%#lx\n", (unsigned long long)toff, len);
-	if (!guest_host_sync("trace") || !guest_host_sync("pattern"))
-		return fail("host did not take the trace");
+	if (sets < 0)
+		return fail("the trace was not taken");
 	if (d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? sets != 256 : sets != 0)
 		return fail("%d PTE sets traced", sets);
 	return 0;
