@@ -311,7 +311,6 @@ faulted:
 	return result(ctx, "ok faulted");
 }
 
-
 /*
  * Benchmarks, side by side on the same aperture and offsets:
  *   bench BASE SIZE ENGINE WORKLOAD ITERS  ->  "ok ns=N bytes=B ops=O"
@@ -401,7 +400,8 @@ static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *
 	if (!b.src)
 		return -ENOMEM;
 	memset(b.src, 0xa5, BENCH_CHUNK * PAGE_SIZE);
-	if (!strncmp(engine, "mainline", 8) && !io_mapping_init_wc(&b.mainline, ctx->base, ctx->size)) {
+	if (!strncmp(engine, "mainline", 8) &&
+	    !io_mapping_init_wc(&b.mainline, ctx->base, ctx->size)) {
 		kfree(b.src);
 		return result(ctx, "fail: io_mapping_init_wc");
 	}
@@ -421,7 +421,8 @@ static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *
 			bytes += PAGE_SIZE;
 			ops++;
 		} else if (!strcmp(workload, "range16")) {
-			off = (u64)((i * 7919U) % (wpages / BENCH_CHUNK)) * BENCH_CHUNK << PAGE_SHIFT;
+			off = (u64)((i * 7919U) % (wpages / BENCH_CHUNK)) * BENCH_CHUNK;
+			off <<= PAGE_SHIFT;
 			ret = bench_write(&b, off, BENCH_CHUNK);
 			bytes += BENCH_CHUNK * PAGE_SIZE;
 			ops++;

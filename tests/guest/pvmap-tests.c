@@ -1130,6 +1130,260 @@ KERNEL_TEST(sleepable64k)
 KERNEL_TEST(sleepable1m)
 KERNEL_TEST(misuse)
 
+/* --- hostile input -------------------------------------------------------------- */
+
+struct fuzz_buf {
+	uint8_t *rw;		/* a writable page */
+	uint8_t *ro;		/* a read-only page */
+	uint8_t *gone;		/* an unmapped page */
+};
+
+/* A user pointer of every kind the ioctls must cope with. */
+static void *fuzz_ptr(const struct fuzz_buf *b, uint32_t r, bool *usable, bool *writable)
+{
+	*usable = *writable = false;
+	switch (r % 8) {
+	case 0:
+		return NULL;
+	case 1:
+		return (void *)(uintptr_t)(sizeof(void *) == 4 ? 0xc0000000UL : 0xffffffff81000000ULL);
+	case 2:
+		return b->gone;
+	case 3:
+		*usable = true;
+		return b->ro;
+	case 4:
+		*usable = *writable = true;
+		return b->rw + (r >> 8) % 64;	/* unaligned */
+	default:
+		*usable = *writable = true;
+		return b->rw;
+	}
+}
+
+static uint64_t fuzz_u64(uint32_t r, uint64_t size)
+{
+	static const uint64_t edge[] = {
+		0, 1, 4095, 4096, 0xffffffffULL, 0x100000000ULL, 0xfffffffffffff000ULL,
+		~0ULL, ~0ULL - 4095, 0x7fffffffffffffffULL,
+	};
+
+	switch (r % 4) {
+	case 0:
+		return edge[(r >> 2) % (sizeof(edge) / sizeof(edge[0]))];
+	case 1:
+		return size - ((r >> 2) % 8192);
+	case 2:
+		return random_u64();
+	default:
+		return (r >> 2) % 8192;
+	}
+}
+
+/*
+ * Random and boundary ioctls: a call the driver should refuse must fail with
+ * EINVAL, EFAULT, ENOTTY or ENODEV; a valid one must succeed. N calls, N from
+ * pvtest.fuzz= (default 20000).
+ */
+static int test_ioctl_fuzz(void)
+{
+	static const unsigned int nrs[] = { 0x01, 0x02, 0x03, 0x04 };
+	unsigned long calls = 20000, bad = 0, refused = 0;
+	struct fuzz_buf b;
+	struct device *d;
+	char arg[32];
+	uint32_t x = (uint32_t)random_u64() | 1;
+	int fd;
+
+	if (guest_cmdline_get("fuzz", arg, sizeof(arg)))
+		calls = strtoul(arg, NULL, 0);
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	b.rw = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b.rw == MAP_FAILED) {
+		close(fd);
+		return fail("mmap");
+	}
+	b.ro = b.rw + PAGE;
+	b.gone = b.rw + 2 * PAGE;
+	memset(b.rw, 0, 2 * PAGE);
+	mprotect(b.ro, PAGE, PROT_READ);
+	munmap(b.gone, PAGE);
+
+	for (unsigned long i = 0; i < calls; i++) {
+		uint32_t r = (x ^= x << 13, x ^= x >> 17, x ^= x << 5);
+		unsigned int nr = r % 5 ? nrs[r % 4] : (r >> 3) % 256;
+		unsigned int dir = (r >> 11) % 4, size = (r >> 13) % 5 ? 0 : (r >> 16) % 512;
+		bool usable, writable, valid = false;
+		void *ptr = fuzz_ptr(&b, r >> 7, &usable, &writable);
+		unsigned long cmd;
+		int ret, err;
+
+		/* mostly well-formed commands, sometimes a wrong size or direction */
+		switch (nr) {
+		case 0x01: cmd = PVMAP_IOC_INFO; break;
+		case 0x02: cmd = PVMAP_IOC_PWRITE; break;
+		case 0x03: cmd = PVMAP_IOC_PREAD; break;
+		case 0x04: cmd = PVMAP_IOC_STATS; break;
+		default: cmd = _IOC(dir, PVMAP_IOC_MAGIC, nr, size); break;
+		}
+		if (nr <= 4 && size)
+			cmd = _IOC(dir, PVMAP_IOC_MAGIC, nr, size);
+
+		if (cmd == PVMAP_IOC_INFO || cmd == PVMAP_IOC_STATS) {
+			valid = writable && ptr != b.ro;
+		} else if ((cmd == PVMAP_IOC_PWRITE || cmd == PVMAP_IOC_PREAD) && writable) {
+			struct pvmap_rw *rw = ptr;
+			bool rd = cmd == PVMAP_IOC_PREAD;
+
+			rw->offset = fuzz_u64(r >> 3, d->info.aperture_size);
+			rw->length = fuzz_u64(r >> 5, d->info.aperture_size) % (3 * PAGE);
+			if ((r >> 9) % 3 == 0)
+				rw->length = fuzz_u64(r >> 19, d->info.aperture_size);
+			rw->user_ptr = (uintptr_t)fuzz_ptr(&b, r >> 21, &usable, &writable);
+			/* the data buffer: only the rw page's first PAGE bytes are safe */
+			valid = rw->offset <= d->info.aperture_size &&
+				rw->length <= d->info.aperture_size - rw->offset &&
+				(!rw->length || (usable && (rd ? writable : true) &&
+				 rw->user_ptr >= (uintptr_t)b.rw &&
+				 rw->user_ptr + rw->length <= (uintptr_t)b.rw + (rd ? PAGE : 2 * PAGE)));
+			if (rw->user_ptr == (uintptr_t)b.ro && !rd && rw->length <= PAGE)
+				valid = rw->offset <= d->info.aperture_size &&
+					rw->length <= d->info.aperture_size - rw->offset;
+			if (!valid && rw->length &&
+			    rw->offset <= d->info.aperture_size &&
+			    rw->length <= d->info.aperture_size - rw->offset &&
+			    rw->user_ptr >= (uintptr_t)b.rw &&
+			    rw->user_ptr < (uintptr_t)b.rw + 2 * PAGE)
+				continue;	/* partial copies are tested elsewhere */
+		}
+		ret = ioctl(fd, cmd, ptr);
+		err = errno;
+		if (valid && ret) {
+			printf("# valid ioctl %#lx failed: %s\n", cmd, strerror(err));
+			bad++;
+		} else if (!valid && !ret) {
+			printf("# invalid ioctl %#lx (arg %p) succeeded\n", cmd, ptr);
+			bad++;
+		} else if (!valid && err != EINVAL && err != EFAULT && err != ENOTTY && err != ENODEV) {
+			printf("# ioctl %#lx failed with %s\n", cmd, strerror(err));
+			bad++;
+		}
+		refused += !valid;
+		if (bad > 10)
+			break;
+	}
+	munmap(b.rw, 2 * PAGE);
+	close(fd);
+	printf("# %lu ioctls, %lu refused as they should be, %lu wrong\n", calls, refused, bad);
+	return bad ? -1 : 0;
+}
+
+/*
+ * The ivshmem device goes away (QMP device_del) under a writer in the middle
+ * of long PWRITEs: the writer gets ENODEV, the module unloads; the device
+ * comes back (device_add), binds again, and I/O works.
+ */
+static int test_hot_unplug(void)
+{
+	static uint8_t data[4 << 20];
+	char modparams[256], pci[16];
+	uint64_t done, n = 0;
+	struct device *d;
+	int fd, p[2], err = 0, ret;
+	pid_t pid;
+
+	guest_module_params(modparams, sizeof(modparams));
+	fd = open_ivshmem(&d);
+	if (fd < 0 || pipe(p))
+		return -1;
+	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* write until the device is gone; report how it ended */
+		for (;;) {
+			if (pvmap_rw_ioctl(fd, true, 0, data, sizeof(data), &done)) {
+				err = errno;
+				break;
+			}
+			n++;
+		}
+		_exit(write(p[1], &err, sizeof(err)) == sizeof(err) &&
+		      write(p[1], &n, sizeof(n)) == sizeof(n) ? 0 : 1);
+	}
+	usleep(200000);		/* the writer is under way */
+	if (!guest_host_sync("unplug"))
+		ret = fail("host did not unplug");
+	else if (read(p[0], &err, sizeof(err)) != sizeof(err) || read(p[0], &n, sizeof(n)) != sizeof(n))
+		ret = fail("the writer did not report");
+	else if (err != ENODEV)
+		ret = fail("the writer ended with %s, want ENODEV", strerror(err));
+	else
+		ret = 0;
+	waitpid(pid, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+	printf("# writer: %llu x 4 MiB PWRITEs, then %s\n", (unsigned long long)n, strerror(err));
+	if (!ret && ioctl(fd, PVMAP_IOC_INFO, &d->info) != -1)
+		ret = fail("INFO on the unplugged device succeeded");
+	close(fd);
+	if (ret)
+		return ret;
+	guest_unload_module("pvmap_selftest");
+	ret = guest_unload_module("pvmap");
+	if (ret)
+		return fail("rmmod after unplug: %s", strerror(-ret));
+	ret = guest_load_module(GUEST_MODULE_PATH, modparams);
+	if (ret)
+		return fail("insmod: %s", strerror(-ret));
+	if (!guest_host_sync("replug"))
+		return fail("host did not replug");
+	for (int i = 0; i < 100; i++) {
+		scan_devices();
+		if (find_kind(PVMAP_KIND_IVSHMEM))
+			break;
+		usleep(100000);
+	}
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return fail("the device did not come back");
+	ret = pwrite_pattern(fd, 4096, 8192, 77, true);
+	close(fd);
+	if (ret || !guest_host_sync("pattern"))
+		return fail("no I/O after the replug");
+	printf("# %s unplugged, module unloaded and reloaded, device back as %s\n", pci,
+	       d->info.pci_name);
+	return 0;
+}
+
+/* /dev/pvmapN is root's: 0600, and another user cannot open it. */
+static int test_device_permissions(void)
+{
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	if (scan_devices() <= 0)
+		return fail("no pvmap device");
+	if (stat(devices[0].path, &st) || (st.st_mode & 0777) != 0600 || st.st_uid != 0)
+		return fail("%s has mode %o, uid %u", devices[0].path, st.st_mode & 0777, st.st_uid);
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		_exit(open(devices[0].path, O_RDWR) < 0 && errno == EACCES ? 0 : 1);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return fail("an unprivileged user could open %s (status %d)", devices[0].path,
+			    status);
+	/* the hazard demo is chosen at load time only */
+	if (!guest_write_file("/sys/module/pvmap/parameters/hazard_demo", "1"))
+		return fail("hazard_demo could be switched on at run time");
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -1167,6 +1421,9 @@ static const struct {
 	{ "kernel_sleepable64k", test_kernel_sleepable64k },
 	{ "kernel_sleepable1m", test_kernel_sleepable1m },
 	{ "kernel_misuse", test_kernel_misuse },
+	{ "device_permissions", test_device_permissions },
+	{ "ioctl_fuzz", test_ioctl_fuzz },
+	{ "hot_unplug", test_hot_unplug },
 	{ "unbind_rebind", test_unbind_rebind },
 	{ "unload_reload", test_unload_reload },
 };

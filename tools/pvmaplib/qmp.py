@@ -16,6 +16,7 @@ class QMP:
         self.timeout = timeout
         self.sock = None
         self.buf = b""
+        self.events = []  # events that arrived while waiting for a reply
 
     def connect(self, wait=10.0):
         deadline = time.monotonic() + wait
@@ -77,6 +78,7 @@ class QMP:
         while True:
             msg = self._read()
             if "event" in msg:
+                self.events.append(msg)
                 continue
             if "error" in msg:
                 err = msg["error"]
@@ -84,6 +86,26 @@ class QMP:
             if "return" in msg:
                 return msg["return"]
             raise QMPError(f"unexpected QMP reply: {msg!r}")
+
+    def wait_event(self, name, timeout=30.0, **data):
+        """The first event @name whose data has @data (already seen, or awaited)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for ev in self.events:
+                if ev.get("event") == name and all(
+                        ev.get("data", {}).get(k) == v for k, v in data.items()):
+                    self.events.remove(ev)
+                    return ev
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise QMPError(f"no {name} event within {timeout} s")
+            self.sock.settimeout(left)
+            try:
+                msg = self._read()
+            finally:
+                self.sock.settimeout(self.timeout)
+            if "event" in msg:
+                self.events.append(msg)
 
     def hmp(self, command_line):
         """A human-monitor command (info tlb, xp, ...); its text output."""
