@@ -19,14 +19,15 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
 UAPI := include/uapi/pvmap.h include/pvmap/pattern.h include/pvmap/kind.h
 
-.PHONY: all help deps guest-kernels modules guests host lint unit check demo bench fuzz clean \
-	clean-cache FORCE
+.PHONY: all help deps guest-kernels modules guests host lint unit check demo bench soak fuzz \
+	clean clean-cache FORCE
 
 all: host guests
 
 help:
 	@echo "make demo           boot the i386 guest and show the aperture problem pvmap solves"
 	@echo "make check          static checks, unit tests and both guests; ends 'N passed, N failed'"
+	@echo "make soak           mixed load, 100k fuzzed ioctls, repeated hot-unplug (SOAK_SECONDS=120)"
 	@echo "make bench          benchmarks side by side (i386, x86_64, x86_64 hygiene=1): table, JSON, plot"
 	@echo "make guest-kernels  build (or find cached) the i386 and x86_64 guest kernels"
 	@echo "make modules        build guest/pvmap.ko for both guests (W=1, -Werror)"
@@ -175,6 +176,11 @@ check: deps host guests $(UNIT_BINS)
 demo: deps host $(B)/i386/initramfs.cpio
 	@tools/run-guest --arch i386 --ivshmem-size 1G --vga-mb 0 --qxl-mb 0 \
 		--run /bin/pvmap-demo --show-output --log $(B)/logs/demo.log
+
+# Soak: minutes of mixed load on every vCPU, 100k fuzzed ioctls per arch,
+# repeated hot-unplug; SOAK_SECONDS per soak guest (default 120).
+soak: deps host guests
+	@tests/check --only soak
 
 # Benchmarks: each guest runs every engine and workload, interleaved, 5 times.
 BENCH_GUEST := tools/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --timeout 1500

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
@@ -366,9 +367,20 @@ static int test_unload_reload(void)
 	if (fd < 0)
 		return fail("open %s: %s", devices[0].path, strerror(errno));
 	ret = guest_unload_module("pvmap");
-	close(fd);
-	if (ret != -EWOULDBLOCK && ret != -EBUSY)
+	if (ret != -EWOULDBLOCK && ret != -EBUSY) {
+		close(fd);
 		return fail("rmmod with an open file: %s, want EBUSY", strerror(-ret));
+	}
+	/* a mapping outlives its file descriptor, and holds the module too */
+	void *map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	close(fd);
+	if (map == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	ret = guest_unload_module("pvmap");
+	munmap(map, PAGE);
+	if (ret != -EWOULDBLOCK && ret != -EBUSY)
+		return fail("rmmod with a live mmap: %s, want EBUSY", strerror(-ret));
 	ret = guest_unload_module("pvmap");
 	if (ret)
 		return fail("rmmod: %s", strerror(-ret));
@@ -1384,6 +1396,171 @@ static int test_device_permissions(void)
 	return 0;
 }
 
+/* --- soak ------------------------------------------------------------------------ */
+
+#define SOAK_REGION	(8 * MIB)
+#define SOAK_KERNEL	(64 * MIB)	/* the top of the aperture: in-kernel map stress */
+
+struct soak_totals {
+	unsigned long long ops, bytes, verified, mismatches, errors;
+};
+
+static uint32_t xs(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * One worker, pinned to @cpu, owns [off, off + SOAK_REGION) whose contents
+ * always equal the pattern (@seed): it rewrites random pieces (PWRITE, or
+ * memcpy through an mmap), reads random pieces back (PREAD) and compares,
+ * and drives in-kernel range and sleepable maps in the shared top window.
+ */
+static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t kbase,
+			uint64_t ksize, time_t deadline, int out)
+{
+	static const char *const kernel_ops[] = {
+		"range16", "rangemax", "sleepable4k", "sleepable64k", "sleepable1m", "nested",
+	};
+	static uint8_t want[SOAK_REGION], got[256 * 1024];
+	struct soak_totals t = { 0 };
+	uint32_t x = (uint32_t)seed | 1;
+	cpu_set_t set;
+	char res[256];
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	pvmap_pattern_fill(want, SOAK_REGION, seed, off);
+	while (time(NULL) < deadline) {
+		uint32_t r = xs(&x);
+		uint64_t len = 1 + xs(&x) % sizeof(got);
+		uint64_t at = xs(&x) % (SOAK_REGION - len);
+		uint64_t done = 0;
+
+		switch (r % 8) {
+		case 0: case 1: case 2:
+			t.errors += pvmap_rw_ioctl(fd, true, off + at, want + at, len, &done) ||
+				    done != len;
+			t.bytes += len;
+			break;
+		case 3: case 4: case 5:
+			if (pvmap_rw_ioctl(fd, false, off + at, got, len, &done) || done != len) {
+				t.errors++;
+				break;
+			}
+			t.verified += len;
+			t.mismatches += memcmp(got, want + at, len) != 0;
+			break;
+		case 6: {
+			uint64_t page = at & ~(PAGE - 1), maplen = (len + PAGE - 1) & ~(PAGE - 1);
+			uint8_t *p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+					  off + page);
+
+			if (p == MAP_FAILED) {
+				t.errors++;
+				break;
+			}
+			memcpy(p, want + page, maplen);
+			t.mismatches += memcmp(p, want + page, maplen) != 0;
+			t.bytes += maplen;
+			t.verified += maplen;
+			munmap(p, maplen);
+			break;
+		}
+		default:
+			if (guest_selftest(kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6], kbase, ksize, res,
+					   sizeof(res)) || strncmp(res, "ok", 2)) {
+				printf("# soak cpu %d: %s\n", cpu, res);
+				t.errors++;
+			}
+			break;
+		}
+		t.ops++;
+	}
+	_exit(write(out, &t, sizeof(t)) == sizeof(t) ? 0 : 1);
+}
+
+/* pvtest.soak=SECONDS: every vCPU mixes every path; the host checks every region. */
+static int test_soak(void)
+{
+	struct soak_totals sum = { 0 };
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), workers, fd, p[2];
+	uint64_t usable, seed[8], off[8];
+	time_t deadline;
+	struct device *d;
+	char arg[32];
+	pid_t pid[8];
+
+	if (!guest_cmdline_get("soak", arg, sizeof(arg)))
+		return 1;	/* only in make soak */
+	fd = open_ivshmem(&d);
+	if (fd < 0 || pipe(p))
+		return -1;
+	workers = 2 * ncpu > 8 ? 8 : 2 * ncpu;
+	usable = d->info.aperture_size - SOAK_KERNEL;
+	/* released slots may be another worker's again at once: see pvmap_selftest's shared */
+	guest_unload_module("pvmap_selftest");
+	if (guest_load_module(GUEST_SELFTEST_PATH, "shared=1"))
+		return fail("cannot load pvmap_selftest shared=1");
+	for (int i = 0; i < workers; i++) {
+		uint8_t *fill = malloc(SOAK_REGION);
+		uint64_t done;
+
+		seed[i] = random_u64();
+		off[i] = (usable / workers) * i / MIB * MIB;
+		if (!fill)
+			return fail("out of memory");
+		pvmap_pattern_fill(fill, SOAK_REGION, seed[i], off[i]);
+		if (pvmap_rw_ioctl(fd, true, off[i], fill, SOAK_REGION, &done) || done != SOAK_REGION)
+			return fail("cannot fill region %d", i);
+		free(fill);
+	}
+	deadline = time(NULL) + strtol(arg, NULL, 0);
+	fflush(stdout);
+	for (int i = 0; i < workers; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0)
+			/* each its own slice of the top window: no two write the same page */
+			soak_worker(fd, i % ncpu, off[i], seed[i],
+				    d->info.aperture_base + usable + i * (SOAK_KERNEL / workers),
+				    SOAK_KERNEL / workers, deadline, p[1]);
+	}
+	for (int i = 0; i < workers; i++) {
+		struct soak_totals t;
+
+		if (read(p[0], &t, sizeof(t)) != sizeof(t)) {
+			sum.errors++;
+			continue;
+		}
+		sum.ops += t.ops;
+		sum.bytes += t.bytes;
+		sum.verified += t.verified;
+		sum.mismatches += t.mismatches;
+		sum.errors += t.errors;
+	}
+	for (int i = 0; i < workers; i++) {
+		waitpid(pid[i], NULL, 0);
+		printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
+		       (unsigned long long)off[i], (unsigned long long)SOAK_REGION,
+		       (unsigned long long)seed[i]);
+	}
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	guest_unload_module("pvmap_selftest");
+	printf("# soak: %d workers on %d vCPUs for %s s: %llu operations, %llu bytes written, "
+	       "%llu bytes read back and compared, %llu mismatches, %llu errors; the host checks "
+	       "%llu bytes\n", workers, ncpu, arg, sum.ops, sum.bytes, sum.verified, sum.mismatches,
+	       sum.errors, (unsigned long long)workers * SOAK_REGION);
+	if (!guest_host_sync("pattern"))
+		return fail("host did not check the regions");
+	return sum.mismatches || sum.errors ? -1 : 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -1423,6 +1600,7 @@ static const struct {
 	{ "kernel_misuse", test_kernel_misuse },
 	{ "device_permissions", test_device_permissions },
 	{ "ioctl_fuzz", test_ioctl_fuzz },
+	{ "soak", test_soak },
 	{ "hot_unplug", test_hot_unplug },
 	{ "unbind_rebind", test_unbind_rebind },
 	{ "unload_reload", test_unload_reload },
