@@ -8,7 +8,6 @@
 #include "pvmap_pte.h"
 #include "pvmap_pte_stub.h"
 
-#define BATCH_MAX	64	/* entries per queue, flushed early when full */
 #define WINDOW_BASE	0xc8000000ULL
 #define L1_SPAN		(512ULL << 12)
 
@@ -16,10 +15,7 @@ struct pvmap_pte_stub pvmap_pte_stub = { .batching = true };
 
 static struct {
 	bool active;
-	struct mmu_update upd[BATCH_MAX];
-	unsigned int nupd;
-	struct mmuext_op ext[BATCH_MAX];
-	unsigned int next;
+	struct pvstub_queue q;
 } batch[PVMAP_SHIM_NR_CPUS];
 
 static uint64_t next_window = WINDOW_BASE;
@@ -59,27 +55,8 @@ static void count_error(int rc)
 
 static void batch_flush(void)
 {
-	typeof(batch[0]) *b = &batch[pvmap_shim_cpu];
-	struct multicall_entry mc[2];
-	unsigned int n = 0;
-
-	if (b->nupd)
-		mc[n++] = (struct multicall_entry){
-			.op = __HYPERVISOR_mmu_update,
-			.args = { (uintptr_t)b->upd, b->nupd, 0, DOMID_SELF },
-		};
-	if (b->next)
-		mc[n++] = (struct multicall_entry){
-			.op = __HYPERVISOR_mmuext_op,
-			.args = { (uintptr_t)b->ext, b->next, 0, DOMID_SELF },
-		};
-	if (n) {
-		count_error(pvstub_multicall(pvmap_pte_stub.hv, pvmap_shim_cpu, mc, n));
-		for (unsigned int i = 0; i < n; i++)
-			count_error((int)(long)mc[i].result);
-	}
-	b->nupd = 0;
-	b->next = 0;
+	pvmap_pte_stub.errors += pvstub_queue_flush(pvmap_pte_stub.hv, pvmap_shim_cpu,
+						    &batch[pvmap_shim_cpu].q);
 }
 
 void pvmap_batch_begin(void)
@@ -98,21 +75,21 @@ void pvmap_batch_end(void)
 
 static void pte_write(struct pvmap_window *w, unsigned int slot, uint64_t val)
 {
-	typeof(batch[0]) *b = &batch[pvmap_shim_cpu];
+	struct pvstub_queue *q = &batch[pvmap_shim_cpu].q;
 	struct mmu_update u = {
 		.ptr = pvstub_pte_maddr(pvmap_pte_stub.hv, pvmap_window_va(w, slot)) |
 		       MMU_NORMAL_PT_UPDATE,
 		.val = val,
 	};
 
-	if (!b->active) {
+	if (!batch[pvmap_shim_cpu].active) {
 		count_error(pvstub_mmu_update(pvmap_pte_stub.hv, pvmap_shim_cpu, &u, 1, NULL,
 					      DOMID_SELF));
 		return;
 	}
-	if (b->nupd == BATCH_MAX)
+	if (q->nupd == PVSTUB_QUEUE_MAX)
 		batch_flush();
-	b->upd[b->nupd++] = u;
+	q->upd[q->nupd++] = u;
 }
 
 void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn, pgprot_t prot)
@@ -128,17 +105,17 @@ void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
 
 static void mmuext(unsigned int cmd, uint64_t va)
 {
-	typeof(batch[0]) *b = &batch[pvmap_shim_cpu];
+	struct pvstub_queue *q = &batch[pvmap_shim_cpu].q;
 	struct mmuext_op op = { .cmd = cmd, .arg1.linear_addr = va };
 
-	if (!b->active) {
+	if (!batch[pvmap_shim_cpu].active) {
 		count_error(pvstub_mmuext_op(pvmap_pte_stub.hv, pvmap_shim_cpu, &op, 1, NULL,
 					     DOMID_SELF));
 		return;
 	}
-	if (b->next == BATCH_MAX)
+	if (q->next == PVSTUB_QUEUE_MAX)
 		batch_flush();
-	b->ext[b->next++] = op;
+	q->ext[q->next++] = op;
 }
 
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)

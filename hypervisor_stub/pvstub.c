@@ -379,6 +379,30 @@ int pvstub_multicall(struct pvstub *s, unsigned int vcpu, struct multicall_entry
 	return 0;
 }
 
+unsigned int pvstub_queue_flush(struct pvstub *s, unsigned int vcpu, struct pvstub_queue *q)
+{
+	struct multicall_entry mc[2];
+	unsigned int n = 0, refused = 0;
+
+	if (q->nupd)
+		mc[n++] = (struct multicall_entry){
+			.op = __HYPERVISOR_mmu_update,
+			.args = { (uintptr_t)q->upd, q->nupd, 0, DOMID_SELF },
+		};
+	if (q->next)
+		mc[n++] = (struct multicall_entry){
+			.op = __HYPERVISOR_mmuext_op,
+			.args = { (uintptr_t)q->ext, q->next, 0, DOMID_SELF },
+		};
+	if (n && pvstub_multicall(s, vcpu, mc, n))
+		refused = n;
+	for (unsigned int i = 0; n && !refused && i < n; i++)
+		refused += mc[i].result != 0;
+	q->nupd = 0;
+	q->next = 0;
+	return refused;
+}
+
 static void record(struct pvstub *s, unsigned int vcpu, uint64_t va, uint64_t frame,
 		   const char *how)
 {

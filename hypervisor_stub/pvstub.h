@@ -76,6 +76,23 @@ int pvstub_multicall(struct pvstub *s, unsigned int vcpu, struct multicall_entry
 		     unsigned int nr);
 
 /*
+ * One vCPU's lazy-MMU queue, as Xen's multicalls.c keeps one: PTE updates and
+ * extended ops collected, then issued together as one multicall. Callers
+ * flush early when a queue is full.
+ */
+#define PVSTUB_QUEUE_MAX	64
+
+struct pvstub_queue {
+	struct mmu_update upd[PVSTUB_QUEUE_MAX];
+	unsigned int nupd;
+	struct mmuext_op ext[PVSTUB_QUEUE_MAX];
+	unsigned int next;
+};
+
+/* Issue @q as one multicall (none when empty) and empty it; entries refused. */
+unsigned int pvstub_queue_flush(struct pvstub *s, unsigned int vcpu, struct pvstub_queue *q);
+
+/*
  * A guest access to @va from @vcpu: through its TLB, else a page walk that
  * fills the TLB. 0 and the frame, or -EFAULT when nothing maps @va. An access
  * that reaches a revoked frame succeeds (as on hardware) and is recorded.

@@ -12,7 +12,6 @@
 #define MAX_TRACE_CPUS	PVSTUB_MAX_VCPUS
 #define MAX_VAS		65536	/* distinct pages a replay may touch */
 #define MAX_A_PAGES	4096
-#define BATCH_MAX	64
 #define PTE_P		1ULL
 #define PTE_FRAME(p)	(((p) >> 12) & ((1ULL << 40) - 1))
 #define RAM_FRAMES	0x10000ULL	/* 256 MiB of guest RAM for the page tables */
@@ -75,14 +74,11 @@ int pvstub_trace_decode(const char *line, struct pvstub_trace_op *op)
 	return *p ? -EINVAL : 0;
 }
 
-/* One CPU's lazy-MMU queue, as Xen's multicalls.c keeps it. */
+/* One CPU's lazy-MMU queue, and the VAs its updates map. */
 struct replay_cpu {
 	bool active;
-	struct mmu_update upd[BATCH_MAX];
-	unsigned int nupd;
-	struct mmuext_op ext[BATCH_MAX];
-	unsigned int next;
-	uint64_t touched[BATCH_MAX];	/* VAs set in this batch */
+	struct pvstub_queue q;
+	uint64_t touched[PVSTUB_QUEUE_MAX];
 	unsigned int ntouched;
 };
 
@@ -104,24 +100,11 @@ static void touch(struct replay *rp, unsigned int cpu, uint64_t va)
 static void flush_batch(struct replay *rp, unsigned int cpu)
 {
 	struct replay_cpu *c = &rp->cpu[cpu];
-	struct multicall_entry mc[2];
-	unsigned int n = 0;
 
-	if (c->nupd)
-		mc[n++] = (struct multicall_entry){
-			.op = __HYPERVISOR_mmu_update,
-			.args = { (uintptr_t)c->upd, c->nupd, 0, DOMID_SELF },
-		};
-	if (c->next)
-		mc[n++] = (struct multicall_entry){
-			.op = __HYPERVISOR_mmuext_op,
-			.args = { (uintptr_t)c->ext, c->next, 0, DOMID_SELF },
-		};
-	if (n)
-		pvstub_multicall(rp->hv, cpu, mc, n);
+	pvstub_queue_flush(rp->hv, cpu, &c->q);
 	for (unsigned int i = 0; i < c->ntouched; i++)
 		touch(rp, cpu, c->touched[i]);
-	c->nupd = c->next = c->ntouched = 0;
+	c->ntouched = 0;
 }
 
 static void pte_op(struct replay *rp, unsigned int cpu, uint64_t va, uint64_t val)
@@ -137,9 +120,9 @@ static void pte_op(struct replay *rp, unsigned int cpu, uint64_t va, uint64_t va
 			touch(rp, cpu, va);
 		return;
 	}
-	if (c->nupd == BATCH_MAX || c->ntouched == BATCH_MAX)
+	if (c->q.nupd == PVSTUB_QUEUE_MAX || c->ntouched == PVSTUB_QUEUE_MAX)
 		flush_batch(rp, cpu);
-	c->upd[c->nupd++] = u;
+	c->q.upd[c->q.nupd++] = u;
 	if (val & PTE_P)
 		c->touched[c->ntouched++] = va;
 }
@@ -153,9 +136,9 @@ static void ext_op(struct replay *rp, unsigned int cpu, unsigned int cmd, uint64
 		pvstub_mmuext_op(rp->hv, cpu, &op, 1, NULL, DOMID_SELF);
 		return;
 	}
-	if (c->next == BATCH_MAX)
+	if (c->q.next == PVSTUB_QUEUE_MAX)
 		flush_batch(rp, cpu);
-	c->ext[c->next++] = op;
+	c->q.ext[c->q.next++] = op;
 }
 
 static void replay_op(struct replay *rp, const struct pvstub_trace_op *op)
