@@ -193,11 +193,21 @@ int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool
 	return guest_host_sync("hazard-check") ? 0 : -1;
 }
 
-static int pwrite_all(int fd, unsigned long long off, void *buf, unsigned long long len)
+int guest_rw(int fd, bool write, uint64_t off, void *buf, uint64_t len, uint64_t *done)
 {
 	struct pvmap_rw rw = { .offset = off, .length = len, .user_ptr = (uintptr_t)buf };
+	int ret = ioctl(fd, write ? PVMAP_IOC_PWRITE : PVMAP_IOC_PREAD, &rw);
 
-	return ioctl(fd, PVMAP_IOC_PWRITE, &rw) || rw.done != len ? -1 : 0;
+	if (done)
+		*done = rw.done;
+	return ret;
+}
+
+static int pwrite_all(int fd, unsigned long long off, void *buf, unsigned long long len)
+{
+	uint64_t done;
+
+	return guest_rw(fd, true, off, buf, len, &done) || done != len ? -1 : 0;
 }
 
 int guest_capture_trace(int fd, unsigned long long size, unsigned long long off)

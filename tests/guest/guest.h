@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
 #define GUEST_SELFTEST_PATH	"/lib/modules/pvmap_selftest.ko"
@@ -59,6 +60,9 @@ void guest_print_live(void);
  * whether that write reached the page. 0 when the scenario ran.
  */
 int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool *landed);
+
+/* PWRITE (@write) or PREAD; the ioctl's result, the bytes copied in *@done (if given). */
+int guest_rw(int fd, bool write, uint64_t off, void *buf, uint64_t len, uint64_t *done);
 
 /*
  * Trace a 1 MiB PWRITE at @off through @fd (pvmap's trace=1) and hand the

@@ -133,10 +133,9 @@ static int measure(const char *engine, const char *workload, unsigned int iters,
 		if (!strcmp(engine, "user_mmap")) {
 			memcpy(umap + off, buf, len);
 		} else {
-			struct pvmap_rw rw = { .offset = off, .length = len,
-					       .user_ptr = (uintptr_t)buf };
+			uint64_t done;
 
-			if (ioctl(devfd, PVMAP_IOC_PWRITE, &rw) || rw.done != len)
+			if (guest_rw(devfd, true, off, buf, len, &done) || done != len)
 				return -1;
 		}
 		*bytes += len;

@@ -415,20 +415,6 @@ static int open_ivshmem(struct device **dp)
 	return fd;
 }
 
-/* PWRITE or PREAD; the ioctl's result, with the bytes done in *done. */
-static int pvmap_rw_ioctl(int fd, bool write, uint64_t off, void *buf, uint64_t len,
-			  uint64_t *done)
-{
-	struct pvmap_rw rw = {
-		.offset = off, .length = len, .user_ptr = (uintptr_t)buf,
-	};
-	int ret = ioctl(fd, write ? PVMAP_IOC_PWRITE : PVMAP_IOC_PREAD, &rw);
-
-	if (done)
-		*done = rw.done;
-	return ret;
-}
-
 static uint64_t random_u64(void)
 {
 	uint64_t v = 0;
@@ -448,7 +434,7 @@ static int pwrite_pattern(int fd, uint64_t off, uint64_t len, uint64_t seed, boo
 	if (!buf)
 		return fail("out of memory for %llu bytes", (unsigned long long)len);
 	pvmap_pattern_fill(buf, len, seed, off);
-	ret = pvmap_rw_ioctl(fd, true, off, buf, len, &done);
+	ret = guest_rw(fd, true, off, buf, len, &done);
 	free(buf);
 	if (ret || done != len)
 		return fail("PWRITE %#llx+%#llx: %d (%s), %llu done", (unsigned long long)off,
@@ -514,7 +500,7 @@ static int test_pread_host_pattern(void)
 	if (fd < 0)
 		return -1;
 	buf = malloc(len);
-	ret = buf ? pvmap_rw_ioctl(fd, false, off, buf, len, &done) : -1;
+	ret = buf ? guest_rw(fd, false, off, buf, len, &done) : -1;
 	close(fd);
 	bad = buf && !ret && done == len ? pvmap_pattern_check(buf, len, seed, off) : 0;
 	free(buf);
@@ -642,7 +628,7 @@ static int test_rw_bounds(void)
 	};
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (int write = 0; write < 2; write++) {
-			int ret = pvmap_rw_ioctl(fd, write, cases[i].off, cases[i].ptr,
+			int ret = guest_rw(fd, write, cases[i].off, cases[i].ptr,
 						 cases[i].len, &done);
 
 			if (ret != -1 || errno != cases[i].want) {
@@ -653,7 +639,7 @@ static int test_rw_bounds(void)
 			}
 		}
 	}
-	if (pvmap_rw_ioctl(fd, true, 0, buf, 0, &done) || done)
+	if (guest_rw(fd, true, 0, buf, 0, &done) || done)
 		bad += fail("a zero-length PWRITE failed");
 	close(fd);
 	return bad ? -1 : 0;
@@ -694,13 +680,13 @@ static int test_pwrite_partial_fault(void)
 	munmap(buf + PAGE, PAGE);
 	pvmap_pattern_fill(buf + 100, head, seed_new, off);
 	read_stats(fd, &before);
-	if (pvmap_rw_ioctl(fd, true, off, buf + 100, 2 * PAGE, &done) || done != head)
+	if (guest_rw(fd, true, off, buf + 100, 2 * PAGE, &done) || done != head)
 		ret = fail("PWRITE across an unmapped page: %llu done, want %llu",
 			   (unsigned long long)done, (unsigned long long)head);
 	read_stats(fd, &after);
 	if (!ret && after.slow_path == before.slow_path)
 		ret = fail("the fault did not take the slow path");
-	if (!ret && (pvmap_rw_ioctl(fd, false, off, check, 2 * PAGE, &done) || done != 2 * PAGE))
+	if (!ret && (guest_rw(fd, false, off, check, 2 * PAGE, &done) || done != 2 * PAGE))
 		ret = fail("PREAD back failed");
 	if (!ret && pvmap_pattern_check(check, head, seed_new, off) != head)
 		ret = fail("the bytes before the fault are wrong");
@@ -708,7 +694,7 @@ static int test_pwrite_partial_fault(void)
 		    2 * PAGE - head)
 		ret = fail("bytes past the fault were written");
 	/* Nothing at all copied: EFAULT, with done 0. */
-	if (!ret && (pvmap_rw_ioctl(fd, true, off, buf + PAGE, 16, &done) != -1 ||
+	if (!ret && (guest_rw(fd, true, off, buf + PAGE, 16, &done) != -1 ||
 		     errno != EFAULT || done))
 		ret = fail("PWRITE from an unmapped page: want EFAULT");
 	munmap(buf, PAGE);
@@ -735,14 +721,14 @@ static int test_rw_untouched_buffer(void)
 	off = (random_u64() % (d->info.aperture_size / PAGE - 16)) * PAGE;
 	read_stats(fd, &before);
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED || pvmap_rw_ioctl(fd, true, off, buf, len, &done) || done != len)
+	if (buf == MAP_FAILED || guest_rw(fd, true, off, buf, len, &done) || done != len)
 		ret = fail("PWRITE from an untouched buffer: %llu of %llu done",
 			   (unsigned long long)done, (unsigned long long)len);
 	if (buf != MAP_FAILED)
 		munmap(buf, len);
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!ret && (buf == MAP_FAILED ||
-		     pvmap_rw_ioctl(fd, false, off, buf, len, &done) || done != len))
+		     guest_rw(fd, false, off, buf, len, &done) || done != len))
 		ret = fail("PREAD into an untouched buffer: %llu of %llu done",
 			   (unsigned long long)done, (unsigned long long)len);
 	for (uint64_t i = 0; !ret && i < len; i++)
@@ -780,7 +766,7 @@ static int test_pread_partial_fault(void)
 	}
 	memset(buf, 0xee, 2 * PAGE);
 	mprotect(buf + PAGE, PAGE, PROT_READ);	/* the copy cannot write here */
-	if (pvmap_rw_ioctl(fd, false, off, buf + 100, 2 * PAGE, &done) || done != head)
+	if (guest_rw(fd, false, off, buf + 100, 2 * PAGE, &done) || done != head)
 		ret = fail("PREAD into a read-only page: %llu done, want %llu",
 			   (unsigned long long)done, (unsigned long long)head);
 	else if (pvmap_pattern_check(buf + 100, head, seed, off) != head)
@@ -901,7 +887,7 @@ static int writer(int cpu, int fd, uint64_t off, uint64_t len, uint64_t seed,
 	if (write(to_parent, &c, 1) != 1 || read(from_parent, &c, 1) != 1)
 		failed = 1;
 	for (int pass = 0; pass < 8 && !failed; pass++)
-		failed = pvmap_rw_ioctl(fd, true, off, buf, len, &done) || done != len;
+		failed = guest_rw(fd, true, off, buf, len, &done) || done != len;
 	c = failed ? 'F' : 'd';
 	if (write(to_parent, &c, 1) != 1)
 		failed = 1;
@@ -1316,7 +1302,7 @@ static int test_hot_unplug(void)
 	if (pid == 0) {
 		/* write until the device is gone; report how it ended */
 		for (;;) {
-			if (pvmap_rw_ioctl(fd, true, 0, data, sizeof(data), &done)) {
+			if (guest_rw(fd, true, 0, data, sizeof(data), &done)) {
 				err = errno;
 				break;
 			}
@@ -1443,12 +1429,12 @@ static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t k
 
 		switch (r % 8) {
 		case 0: case 1: case 2:
-			t.errors += pvmap_rw_ioctl(fd, true, off + at, want + at, len, &done) ||
+			t.errors += guest_rw(fd, true, off + at, want + at, len, &done) ||
 				    done != len;
 			t.bytes += len;
 			break;
 		case 3: case 4: case 5:
-			if (pvmap_rw_ioctl(fd, false, off + at, got, len, &done) || done != len) {
+			if (guest_rw(fd, false, off + at, got, len, &done) || done != len) {
 				t.errors++;
 				break;
 			}
@@ -1515,7 +1501,7 @@ static int test_soak(void)
 		if (!fill)
 			return fail("out of memory");
 		pvmap_pattern_fill(fill, SOAK_REGION, seed[i], off[i]);
-		if (pvmap_rw_ioctl(fd, true, off[i], fill, SOAK_REGION, &done) || done != SOAK_REGION)
+		if (guest_rw(fd, true, off[i], fill, SOAK_REGION, &done) || done != SOAK_REGION)
 			return fail("cannot fill region %d", i);
 		free(fill);
 	}
