@@ -29,6 +29,7 @@
 #include <pvmap/kind.h>
 #include <uapi/pvmap.h>
 
+#include "pvmap_compat.h"
 #include "pvmap_internal.h"
 
 #define PVMAP_DRV_NAME		"pvmap"
@@ -139,7 +140,7 @@ static int pvmap_open(struct inode *inode, struct file *file)
 	kref_get(&pvdev->ref);
 	file->private_data = pvdev;
 	/* mmap offsets reach 4 GiB and more: past ULONG_MAX on i386. */
-	file->f_mode |= FMODE_UNSIGNED_OFFSET;
+	pvmap_file_unsigned_offset(file);
 	return 0;
 }
 
@@ -237,7 +238,7 @@ static int pvmap_mmap(struct file *file, struct vm_area_struct *vma)
 		ret = -EINVAL;
 		goto out;
 	}
-	vma->vm_flags |= VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
 	ret = io_remap_pfn_range(vma, vma->vm_start, (pvdev->base + offset) >> PAGE_SHIFT,
 				 len, vma->vm_page_prot);
@@ -254,6 +255,9 @@ static const struct file_operations pvmap_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = pvmap_mmap,
 	.llseek = noop_llseek,
+#if PVMAP_HAVE_FOP_FLAGS
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+#endif
 };
 
 static int pvmap_debugfs_info_show(struct seq_file *s, void *unused)

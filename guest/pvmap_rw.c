@@ -14,6 +14,7 @@
 
 #include <pvmap/io_mapping.h>
 
+#include "pvmap_compat.h"
 #include "pvmap_internal.h"
 
 /*
@@ -23,25 +24,37 @@
 #define PVMAP_RW_CHUNK_PAGES	16
 
 /*
- * The slow path: bytes copied. __copy_*_user (not copy_from_user()) because
- * copy_from_user() zero-fills what it could not copy, and that "fill" would
- * land in the aperture past the fault.
+ * The slow path: bytes copied, exactly up to the first byte that faults.
+ * __copy_*_user (not copy_from_user()) because copy_from_user() zero-fills
+ * what it could not copy, and that "fill" would land in the aperture past
+ * the fault. A uaccess remainder is only a bound on where the fault is:
+ * i386's __copy_user_intel (misaligned copies of 64+ bytes on Intel family
+ * 6) stops at a 64-byte block boundary, up to 63 bytes early. So after a
+ * short copy, go on a byte at a time until a byte faults.
  */
 static u64 pvmap_rw_sleepable(struct pvmap_io_mapping *m, u64 offset,
 			      void __user *ubuf, u64 len, bool write)
 {
+	u8 *kbuf;
 	void __iomem *vaddr;
 	unsigned long left;
+	u64 copied;
 
 	vaddr = pvmap_io_mapping_map_wc(m, offset, len);
 	if (!vaddr)
 		return 0;
+	kbuf = (u8 __force *)vaddr;
 	if (write)
-		left = __copy_from_user((void __force *)vaddr, ubuf, len);
+		left = __copy_from_user(kbuf, ubuf, len);
 	else
-		left = __copy_to_user(ubuf, (void __force *)vaddr, len);
+		left = __copy_to_user(ubuf, kbuf, len);
+	for (copied = len - left; left && copied < len; copied++) {
+		if (write ? __copy_from_user(kbuf + copied, ubuf + copied, 1) :
+			    __copy_to_user(ubuf + copied, kbuf + copied, 1))
+			break;
+	}
 	pvmap_io_mapping_unmap(vaddr);
-	return len - left;
+	return copied;
 }
 
 /*
@@ -76,8 +89,8 @@ int pvmap_rw(struct pvmap_io_mapping *m, u64 aperture_size, struct pvmap_rw *rw,
 		if (!vaddr)
 			break;
 		if (write)
-			left = __copy_from_user_inatomic_nocache((void __force *)vaddr,
-								 ubuf + done, chunk);
+			left = copy_from_user_inatomic_nontemporal((void __force *)vaddr,
+								   ubuf + done, chunk);
 		else
 			left = __copy_to_user_inatomic(ubuf + done, (void __force *)vaddr,
 						       chunk);
