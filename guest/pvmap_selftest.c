@@ -11,18 +11,24 @@
  * not be run on an aperture whose contents matter.
  */
 
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/io-mapping.h>
 #include <linux/io.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pgtable.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+
+#include <asm/memtype.h>
 
 #include <pvmap/io_mapping.h>
 #include <pvmap/pattern.h>
@@ -317,6 +323,175 @@ faulted:
 }
 
 /*
+ * The host's pattern and the guest's, through a plain ioremap_wc() of just
+ * the pages concerned: a path independent of pvmap's engine (and of sysfs
+ * resource mmaps, which IO_STRICT_DEVMEM refuses while pvmap holds the BAR).
+ *   ioremap_check BASE SIZE OFF LEN SEED  ->  "ok" or "fail ... at OFF"
+ *   ioremap_fill BASE SIZE OFF LEN SEED   ->  "ok"
+ */
+static int test_ioremap_pattern(struct selftest_ctx *ctx, u64 offset, u64 len, u64 seed,
+				bool fill)
+{
+	u64 start = offset & PAGE_MASK, maplen = PAGE_ALIGN(offset + len) - start;
+	void __iomem *vaddr;
+	u64 done, bad = len;
+
+	if (!len || offset >= ctx->size || len > ctx->size - offset || maplen > SZ_1M)
+		return result(ctx, "fail: range %#llx+%#llx outside the aperture or over 1 MiB",
+			      offset, len);
+	vaddr = ioremap_wc(ctx->base + start, maplen);
+	if (!vaddr)
+		return result(ctx, "fail: ioremap_wc of %#llx bytes", maplen);
+	for (done = 0; done < len; ) {
+		u64 pos = offset + done;
+		size_t n = min_t(u64, len - done, PAGE_SIZE - offset_in_page(pos));
+
+		if (fill) {
+			pvmap_pattern_fill(ctx->buf, n, seed, pos);
+			memcpy_toio(vaddr + (pos - start), ctx->buf, n);
+		} else {
+			u64 at;
+
+			memcpy_fromio(ctx->buf, vaddr + (pos - start), n);
+			at = pvmap_pattern_check(ctx->buf, n, seed, pos);
+			if (at != n) {
+				bad = done + at;
+				break;
+			}
+		}
+		done += n;
+	}
+	iounmap(vaddr);
+	if (bad != len)
+		return result(ctx, "fail: pattern differs at aperture offset %#llx", offset + bad);
+	return result(ctx, "ok %llu bytes at %#llx", len, offset);
+}
+
+/*
+ * The memory type pvmap's PTEs grant, read back from the page tables.
+ *   memtype_hold BASE SIZE  ->  checks an atomic slot's PTE, then holds a
+ *	sleepable map until memtype_release (so the host can audit it) and
+ *	answers "ok slot=wc held=wc pat=on" or "fail ..."
+ *   memtype_query BASE SIZE ->  "held va=VA pa=PA mode=MODE level=4k|large"
+ *   memtype_release BASE SIZE
+ */
+static DECLARE_COMPLETION(memtype_released);
+static DEFINE_MUTEX(memtype_lock);	/* protects memtype_held */
+static struct {
+	unsigned long va;
+	phys_addr_t pa;
+	const char *mode;
+	bool large;
+} memtype_held;
+
+/*
+ * The name of the cache mode that @prot's PWT/PCD/PAT bits select under the
+ * kernel's PAT table. Without PAT the kernel gives WC requests UC-'s bits,
+ * so UC- is tried first: the answer is what the hardware does, not what was
+ * asked. (pgprot2cachemode() is not exported; cachemode2protval() is inline.)
+ */
+static const char *memtype_name(pgprot_t prot)
+{
+	static const struct {
+		enum page_cache_mode pcm;
+		const char *name;
+	} modes[] = {
+		{ _PAGE_CACHE_MODE_UC_MINUS, "uc-" }, { _PAGE_CACHE_MODE_UC, "uc" },
+		{ _PAGE_CACHE_MODE_WB, "wb" }, { _PAGE_CACHE_MODE_WT, "wt" },
+		{ _PAGE_CACHE_MODE_WC, "wc" }, { _PAGE_CACHE_MODE_WP, "wp" },
+	};
+	unsigned long bits = pgprot_val(prot) & _PAGE_CACHE_MASK;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++)
+		if (cachemode2protval(modes[i].pcm) == bits)
+			return modes[i].name;
+	return "?";
+}
+
+/* The cache mode of the kernel PTE that maps @vaddr, or NULL when none. */
+static const char *memtype_of(void __iomem *vaddr, bool *large)
+{
+	unsigned int level;
+	pte_t *ptep = lookup_address((unsigned long)vaddr, &level);
+	pgprot_t prot;
+
+	if (!ptep || !pte_present(*ptep))
+		return NULL;
+	prot = __pgprot(pte_flags(*ptep));
+	*large = level != PG_LEVEL_4K;
+	if (*large)
+		prot = pgprot_large_2_4k(prot);
+	return memtype_name(prot);
+}
+
+static int test_memtype_hold(struct selftest_ctx *ctx)
+{
+	u64 offset = random_page_offset(ctx, 1);
+	const char *slot, *held;
+	void __iomem *vaddr;
+	bool large;
+
+	vaddr = pvmap_io_mapping_map_atomic_wc(ctx->m, offset);
+	if (!vaddr)
+		return result(ctx, "fail: atomic map returned NULL");
+	slot = memtype_of(vaddr, &large);
+	pvmap_io_mapping_unmap_atomic(vaddr);
+
+	vaddr = pvmap_io_mapping_map_wc(ctx->m, offset, PAGE_SIZE);
+	if (!vaddr)
+		return result(ctx, "fail: map_wc returned NULL");
+	held = memtype_of(vaddr, &large);
+	mutex_lock(&memtype_lock);
+	memtype_held.va = (unsigned long)vaddr;
+	memtype_held.pa = ctx->base + offset;
+	memtype_held.mode = held ? held : "none";
+	memtype_held.large = large;
+	reinit_completion(&memtype_released);
+	mutex_unlock(&memtype_lock);
+
+	if (!wait_for_completion_timeout(&memtype_released, 120 * HZ))
+		pr_warn("pvmap_selftest: memtype_hold: no release in 120 s\n");
+
+	mutex_lock(&memtype_lock);
+	memtype_held.va = 0;
+	mutex_unlock(&memtype_lock);
+	pvmap_io_mapping_unmap(vaddr);
+	if (!slot || !held)
+		return result(ctx, "fail: no PTE behind a live map (slot %s, held %s)",
+			      slot ?: "none", held ?: "none");
+	return result(ctx, "%s slot=%s held=%s pat=%s",
+		      strcmp(slot, "wc") || strcmp(held, "wc") ? "fail" : "ok", slot, held,
+		      pat_enabled() ? "on" : "off");
+}
+
+static int test_memtype_query(struct selftest_ctx *ctx)
+{
+	int ret;
+
+	mutex_lock(&memtype_lock);
+	if (memtype_held.va)
+		ret = result(ctx, "held va=%lx pa=%llx mode=%s level=%s", memtype_held.va,
+			     (unsigned long long)memtype_held.pa, memtype_held.mode,
+			     memtype_held.large ? "large" : "4k");
+	else
+		ret = result(ctx, "none");
+	mutex_unlock(&memtype_lock);
+	return ret;
+}
+
+/* What this kernel has of the facilities the suite relies on, as "ok LIST". */
+static int test_facilities(struct selftest_ctx *ctx)
+{
+	return result(ctx, "ok kmemleak=%d lockdep=%d debug_pagealloc=%d debug_kmap_local=%d "
+		      "debug_atomic_sleep=%d pti=%d pat=%d highmem=%d",
+		      IS_ENABLED(CONFIG_DEBUG_KMEMLEAK), IS_ENABLED(CONFIG_LOCKDEP),
+		      debug_pagealloc_enabled(), IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL),
+		      IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP),
+		      boot_cpu_has(X86_FEATURE_PTI), pat_enabled(), IS_ENABLED(CONFIG_HIGHMEM));
+}
+
+/*
  * Benchmarks, side by side on the same aperture and offsets:
  *   bench BASE SIZE ENGINE WORKLOAD ITERS  ->  "ok ns=N bytes=B ops=O"
  * ENGINE: pvmap (atomic, one page per map), pvmap_range (atomic range maps
@@ -486,6 +661,16 @@ static int selftest_run(struct selftest_ctx *ctx, const char *name)
 		return test_sleepable(ctx, SZ_1M);
 	if (!strcmp(name, "misuse"))
 		return test_misuse(ctx);
+	if (!strcmp(name, "memtype_hold"))
+		return test_memtype_hold(ctx);
+	if (!strcmp(name, "memtype_query"))
+		return test_memtype_query(ctx);
+	if (!strcmp(name, "memtype_release")) {
+		complete(&memtype_released);
+		return result(ctx, "ok");
+	}
+	if (!strcmp(name, "facilities"))
+		return test_facilities(ctx);
 	return result(ctx, "fail: no test named '%s'", name);
 }
 
@@ -494,7 +679,7 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 {
 	struct selftest_ctx ctx = { .result = file->private_data };
 	char cmd[128], name[32], engine[16] = "", workload[16] = "";
-	unsigned long long base, size;
+	unsigned long long base, size, arg[3];
 	unsigned int iters = 0;
 	int n;
 
@@ -506,6 +691,9 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 	n = sscanf(cmd, "%31s %llx %llx %15s %15s %u", name, &base, &size, engine, workload,
 		   &iters);
 	if (n < 3 || (!strcmp(name, "bench") && n != 6))
+		return -EINVAL;
+	if (!strncmp(name, "ioremap_", 8) &&
+	    sscanf(cmd, "%*s %*x %*x %llx %llx %llx", &arg[0], &arg[1], &arg[2]) != 3)
 		return -EINVAL;
 
 	ctx.buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
@@ -520,6 +708,9 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 		ctx.slots = pvmap_io_mapping_clears_on_unmap(ctx.m) && !shared;
 		if (!strcmp(name, "bench"))
 			test_bench(&ctx, engine, workload, iters);
+		else if (!strcmp(name, "ioremap_check") || !strcmp(name, "ioremap_fill"))
+			test_ioremap_pattern(&ctx, arg[0], arg[1], arg[2],
+					     !strcmp(name, "ioremap_fill"));
 		else
 			selftest_run(&ctx, name);
 		pvmap_io_mapping_free(ctx.m);

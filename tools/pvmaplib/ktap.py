@@ -79,16 +79,24 @@ class Writer:
     def __init__(self, name):
         self.name = name
         self.results = []  # (ok, name, diagnostics)
+        self.skips = {}  # name: reason, for results that are skips
 
     def add(self, name, ok, *diagnostics):
         self.results.append((bool(ok), name, [d for d in diagnostics if d]))
+
+    def skip(self, name, reason):
+        """A check this guest cannot make (say, a debug facility its kernel lacks)."""
+        self.results.append((True, name, []))
+        self.skips[len(self.results)] = reason
 
     def lines(self):
         out = ["KTAP version 1", f"# Subtest: {self.name}", f"1..{len(self.results)}"]
         for i, (ok, name, diags) in enumerate(self.results, 1):
             out.extend(f"# {d}" for d in diags)
-            out.append(f"{'ok' if ok else 'not ok'} {i} {name}")
-        p = sum(1 for ok, _, _ in self.results if ok)
-        f = len(self.results) - p
-        out.append(f"# Totals: pass:{p} fail:{f} skip:0 total:{len(self.results)}")
+            skip = f" # SKIP {self.skips[i]}" if i in self.skips else ""
+            out.append(f"{'ok' if ok else 'not ok'} {i} {name}{skip}")
+        s = len(self.skips)
+        p = sum(1 for ok, _, _ in self.results if ok) - s
+        f = len(self.results) - p - s
+        out.append(f"# Totals: pass:{p} fail:{f} skip:{s} total:{len(self.results)}")
         return out
