@@ -1,10 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # pvmap: top-level build. `make help` lists the targets.
 
+# The release: the DKMS package's version (make deb).
+PVMAP_VERSION := 0.3.0
+
 PVMAP_CACHE ?= $(HOME)/.cache/pvmap
 export PVMAP_CACHE
 
 ARCHES := i386 x86_64
+# Guest kernels (tools/guest-kernel.sh --list): the project's own debug
+# kernels, Linux 6.12 LTS, a NOHIGHMEM i386 kernel and Debian's own.
+KERNELS := i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12 deb-686-pae deb-686 deb-amd64
+arch_of = $(if $(filter x86_64% deb-amd64,$(1)),x86_64,i386)
 B := build
 KERNEL_DIR = $$(tools/guest-kernel.sh $(1))
 
@@ -29,11 +36,12 @@ help:
 	@echo "make check          static checks, unit tests and both guests; ends 'N passed, N failed'"
 	@echo "make soak           mixed load, 100k fuzzed ioctls, repeated hot-unplug (SOAK_SECONDS=120)"
 	@echo "make bench          benchmarks side by side (i386, x86_64, x86_64 hygiene=1): table, JSON, plot"
-	@echo "make guest-kernels  build (or find cached) the i386 and x86_64 guest kernels"
-	@echo "make modules        build guest/pvmap.ko for both guests (W=1, -Werror)"
+	@echo "make guest-kernels  build, fetch or find cached every guest kernel ($(words $(KERNELS)))"
+	@echo "make modules        build guest/pvmap.ko for every guest kernel (W=1, -Werror)"
 	@echo "make lint           checkpatch --strict and sparse (C=2) on the module"
 	@echo "make unit           user-space unit tests (ASan + UBSan), a short fuzz run"
 	@echo "make fuzz           fuzz the stub's trace and hypercall decoders (FUZZ_SECONDS=300)"
+	@echo "make deb            build/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb, for Debian guests (DKMS)"
 	@echo "make deps           install the Debian packages (root)"
 	@echo "make clean          remove build/; make clean-cache removes $(PVMAP_CACHE)"
 	@echo "tools/run-guest --help   boot one guest by hand (one test, interactive, ...)"
@@ -42,11 +50,11 @@ deps:
 	@tools/deps.sh
 
 guest-kernels: deps
-	@for a in $(ARCHES); do tools/guest-kernel.sh $$a || exit 1; done
+	@for k in $(KERNELS); do tools/guest-kernel.sh $$k || exit 1; done
 
 # --- the module, built out of tree for each guest kernel --------------------
-# Sources are copied (mtimes kept) so the two arches do not share objects.
-modules: $(ARCHES:%=$(B)/%/pvmap.ko)
+# Sources are copied (mtimes kept) so the kernels do not share objects.
+modules: $(KERNELS:%=$(B)/%/pvmap.ko)
 
 $(B)/%/pvmap.ko: FORCE | deps
 	@mkdir -p $(B)/$*/guest
@@ -57,8 +65,8 @@ $(B)/%/pvmap.ko: FORCE | deps
 			CONFIG_PVMAP_SELFTEST=m W=1 KCFLAGS=-Werror modules
 	@cp -p $(B)/$*/guest/pvmap.ko $(B)/$*/guest/pvmap_selftest.ko $(B)/$*/
 
-# --- guest user space and initramfs ------------------------------------------
-guests: $(ARCHES:%=$(B)/%/initramfs.cpio)
+# --- guest user space (per arch) and initramfs (per kernel) -------------------
+guests: $(KERNELS:%=$(B)/%/initramfs.cpio)
 
 $(B)/%/init: tests/guest/init.c $(GUEST_LIB) | deps
 	@mkdir -p $(@D)
@@ -80,10 +88,19 @@ $(B)/%/pvmapctl: tools/pvmapctl.c $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
-$(B)/%/initramfs.cpio: tools/guest/initramfs.list $(B)/%/init $(B)/%/pvmap-tests \
-		$(B)/%/pvmap-demo $(B)/%/pvmapctl $(B)/%/pvmap-bench $(B)/%/pvmap.ko
-	@sed 's|@ARCHDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
-	@kdir=$(call KERNEL_DIR,$*) && $$kdir/usr/gen_init_cpio $(B)/$*/initramfs.list >$@
+# Debian's headers have no usr/gen_init_cpio: one host build from the source.
+$(B)/host/gen_init_cpio: | deps
+	@mkdir -p $(@D)
+	@src=$$(tools/guest-kernel.sh --source 6.1 | tail -n 1) && \
+		gcc -O2 -o $@ $$src/usr/gen_init_cpio.c
+
+USER_PROGS = $(foreach p,init pvmap-tests pvmap-demo pvmapctl pvmap-bench,$(B)/$(1)/$(p))
+
+.SECONDEXPANSION:
+$(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arch_of,$$*)) \
+		$(B)/%/pvmap.ko $(B)/host/gen_init_cpio
+	@sed -e 's|@ARCHDIR@|$(B)/$(call arch_of,$*)|' -e 's|@KDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
+	@$(B)/host/gen_init_cpio $(B)/$*/initramfs.list >$@
 
 # --- the hypervisor stub --------------------------------------------------------
 STUB_SRC := hypervisor_stub/pvstub.c hypervisor_stub/pvstub_trace.c
@@ -170,7 +187,7 @@ lint: modules
 	@tests/check --only lint
 
 # --- the two commands of the README ------------------------------------------
-check: deps host guests $(UNIT_BINS)
+check: deps host guests deb $(UNIT_BINS)
 	@tests/check
 
 demo: deps host $(B)/i386/initramfs.cpio
@@ -192,6 +209,34 @@ bench: deps host guests
 	$(BENCH_GUEST) --arch x86_64 --modparams hygiene=1 --log $(B)/bench/x86_64-hygiene.log
 	tools/bench-report $(B)/bench i386=$(B)/bench/i386.log x86_64=$(B)/bench/x86_64.log \
 		x86_64-hygiene=$(B)/bench/x86_64-hygiene.log
+
+# --- the DKMS package, for Debian guests (README: Install on a Debian guest) --
+# /usr/src/pvmap-<version>/: guest/'s Kbuild and pvmap.ko's sources, and a
+# copy of what guest/include links to. tools/dkms-check.sh builds it.
+DEB := $(B)/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb
+DEB_ROOT := $(B)/deb/root
+DEB_SRC := guest/Kbuild $(filter-out guest/pvmap_selftest.c,$(wildcard guest/*.[ch]))
+DEB_INC := $(wildcard include/pvmap/*.h include/uapi/*.h)
+DEB_SED := sed -e 's/@PVMAP_VERSION@/$(PVMAP_VERSION)/'
+
+.PHONY: deb
+deb: $(DEB)
+
+$(DEB): packaging/dkms/dkms.conf $(wildcard packaging/deb/*) $(DEB_SRC) $(DEB_INC)
+	@rm -rf $(B)/deb
+	@src=$(DEB_ROOT)/usr/src/pvmap-$(PVMAP_VERSION) && \
+		install -d $$src/include/pvmap $$src/include/uapi $(DEB_ROOT)/DEBIAN && \
+		install -m 0644 $(DEB_SRC) $$src/ && \
+		install -m 0644 $(filter include/pvmap/%,$(DEB_INC)) $$src/include/pvmap/ && \
+		install -m 0644 $(filter include/uapi/%,$(DEB_INC)) $$src/include/uapi/ && \
+		$(DEB_SED) packaging/dkms/dkms.conf >$$src/dkms.conf
+	@install -D -m 0644 packaging/deb/copyright $(DEB_ROOT)/usr/share/doc/pvmap-dkms/copyright
+	@$(DEB_SED) -e "s/@INSTALLED_SIZE@/$$(du -sk $(DEB_ROOT)/usr | cut -f1)/" \
+		packaging/deb/control >$(DEB_ROOT)/DEBIAN/control
+	@$(DEB_SED) packaging/deb/postinst >$(DEB_ROOT)/DEBIAN/postinst
+	@$(DEB_SED) packaging/deb/prerm >$(DEB_ROOT)/DEBIAN/prerm
+	@chmod 0755 $(DEB_ROOT)/DEBIAN/postinst $(DEB_ROOT)/DEBIAN/prerm
+	dpkg-deb --build --root-owner-group $(DEB_ROOT) $@
 
 clean:
 	rm -rf $(B)

@@ -7,8 +7,8 @@
 set -euo pipefail
 
 packages=(
-	# guest kernels and the module
-	linux-source-6.1 bc flex bison libelf-dev libssl-dev cpio kmod dwarves
+	# guest kernels and the module: 6.1 and 6.12 LTS sources; dkms for the package
+	linux-source-6.1 linux-source-6.12 dkms bc flex bison libelf-dev libssl-dev cpio kmod dwarves
 	gcc make xz-utils rsync
 	# guest user space (-m32 -static)
 	gcc-multilib
@@ -20,6 +20,11 @@ packages=(
 	gnuplot-nox
 )
 
+# Debian's own i386 kernels are fetched (not installed) by guest-kernel.sh:
+# apt must know the i386 architecture's packages.
+need_i386=0
+dpkg --print-foreign-architectures | grep -qx i386 || need_i386=1
+
 # One dpkg-query for all: it prints nothing for a package it has never seen,
 # so compare against the list of installed names rather than its output.
 installed=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' "${packages[@]}" 2>/dev/null |
@@ -29,15 +34,21 @@ for pkg in "${packages[@]}"; do
 	grep -qx "$pkg" <<<"$installed" || missing+=("$pkg")
 done
 
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ "$need_i386" -eq 0 ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps.sh: missing packages; run as root:" >&2
+	echo "deps.sh: missing packages or the i386 architecture; run as root:" >&2
+	[ "$need_i386" -eq 0 ] || echo "  dpkg --add-architecture i386" >&2
 	echo "  apt-get update && $cmd" >&2
 	exit 1
 fi
-echo "deps.sh: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+if [ "$need_i386" -ne 0 ]; then
+	echo "deps.sh: adding the i386 architecture (for Debian's 686 kernels)"
+	dpkg --add-architecture i386
+fi
 apt-get update -qq
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps.sh: installing ${missing[*]}"
 $cmd

@@ -1,85 +1,205 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# guest-kernel.sh ARCH: build (or find in the cache) the guest kernel for ARCH
-# (i386 or x86_64) from Debian's linux-source-6.1 and the config fragments in
-# tools/guest/kconfig/, then print the build directory on the last line.
+# guest-kernel.sh KERNEL: build, fetch or find in the cache the guest kernel
+# named KERNEL, then print its build directory on the last line. That
+# directory is what `make -C DIR M=...` builds pvmap against, and its
+# pvmap-image is the image QEMU boots.
+#
+# Kernels (tools/pvmaplib/guests.py names the guests that boot them):
+#   i386 x86_64             the project's debug kernels, Debian's linux-source-6.1
+#   i386-nohighmem          6.1, NOHIGHMEM and no PAE: 2-level paging
+#   i386-6.12 x86_64-6.12   the same debug fragments on Debian's linux-source-6.12
+#   deb-686-pae deb-686 deb-amd64
+#                           Debian bookworm's own current linux-image and
+#                           linux-headers, fetched with apt-get download and
+#                           unpacked into the cache (never installed on the host)
+# `guest-kernel.sh --list` prints the names; `guest-kernel.sh --source 6.1`
+# (or 6.12) unpacks that source if needed and prints its directory.
 #
 # Cache layout under ${PVMAP_CACHE:-$HOME/.cache/pvmap}:
-#   linux-<debian version>/          the unpacked source (scripts/checkpatch.pl)
-#   kernel/<arch>-<key>/             O= build tree: bzImage, Module.symvers
-# <key> hashes the fragments, this script and the source version, so editing a
+#   linux-<debian version>/          an unpacked source (scripts/checkpatch.pl)
+#   kernel/<name>-<key>/             O= build tree: bzImage, Module.symvers
+#   debian/<name>-<package version>/ the unpacked Debian packages
+# <key> hashes the fragments, the source version and RECIPE, so editing a
 # fragment builds a new tree and leaves the old one for `make clean-cache`.
 set -euo pipefail
 
-arch=${1:?usage: guest-kernel.sh i386|x86_64}
-case "$arch" in
-i386 | x86_64) ;;
-*) echo "guest-kernel.sh: unknown arch '$arch' (i386 or x86_64)" >&2; exit 2 ;;
-esac
+# Bump when the build steps below change what a cached kernel contains.
+RECIPE=2
+BUILT_KERNELS="i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12"
+DEBIAN_KERNELS="deb-686-pae deb-686 deb-amd64"
 
-here=$(cd "$(dirname "$0")" && pwd)
-frags=("$here/guest/kconfig/common.config" "$here/guest/kconfig/$arch.config")
-cache=${PVMAP_CACHE:-$HOME/.cache/pvmap}
-tarball=/usr/src/linux-source-6.1.tar.xz
-[ -f "$tarball" ] || { echo "guest-kernel.sh: $tarball missing: run tools/deps.sh" >&2; exit 1; }
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-src=$cache/linux-$srcver
-key=$(cat "${frags[@]}" "$0" <(echo "$srcver $arch") | sha256sum | cut -c1-12)
-out=$cache/kernel/$arch-$key
-
-mkdir -p "$cache/kernel"
-exec 9>"$cache/.lock"
-flock 9
-
-if [ -f "$out/.pvmap-built" ]; then
-	echo "$out"
+name=${1:?usage: guest-kernel.sh KERNEL | --list | --source 6.1|6.12}
+if [ "$name" = --list ]; then
+	echo $BUILT_KERNELS $DEBIAN_KERNELS
 	exit 0
 fi
 
-if [ ! -f "$src/.pvmap-unpacked" ]; then
-	echo "guest-kernel.sh: unpacking $tarball into $src" >&2
-	rm -rf "$src"
-	mkdir -p "$src"
-	tar -xJf "$tarball" -C "$src" --strip-components=1
-	touch "$src/.pvmap-unpacked"
-fi
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${PVMAP_CACHE:-$HOME/.cache/pvmap}
+mkdir -p "$cache/kernel" "$cache/debian"
+# Builds and fetches take this lock; a kernel already in the cache does not.
+lock() {
+	exec 9>"$cache/.lock"
+	flock 9
+}
 
-echo "guest-kernel.sh: building $arch kernel in $out (a few minutes)" >&2
-rm -rf "$out"
-mkdir -p "$out"
-kmake() { make -C "$src" O="$out" ARCH="$arch" -j"$(nproc)" "$@" >>"$out/build.log" 2>&1; }
-if ! {
-	kmake tinyconfig &&
-		"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$out/build.log" 2>&1 &&
-		kmake olddefconfig
-}; then
-	tail -n 30 "$out/build.log" >&2
-	exit 1
-fi
-
-# Kconfig drops what it cannot satisfy without a word: insist on every line.
-bad=0
-while IFS= read -r line; do
-	case "$line" in
-	CONFIG_*=*) want=$line ;;
-	"# CONFIG_"*" is not set") want=$line ;;
-	*) continue ;;
+# --- Debian's own kernels -------------------------------------------------
+debian_kernel() {
+	local flavour=${name#deb-} arch meta abi pkgver out kver dl
+	case "$flavour" in
+	686-pae | 686) arch=i386 ;;
+	amd64) arch=amd64 ;;
 	esac
-	if [[ "$want" == "# "* ]]; then
-		opt=${want#\# }
-		opt=${opt%% *}
-		grep -q "^$opt=" "$out/.config" && { echo "guest-kernel.sh: $opt still set" >&2; bad=1; }
-	else
-		grep -qx "$want" "$out/.config" || { echo "guest-kernel.sh: wanted $want, got: $(grep "^${want%%=*}=" "$out/.config" || echo unset)" >&2; bad=1; }
+	meta=linux-image-$flavour:$arch
+	# The ABI (6.1.0-NN) is what the metapackage depends on today.
+	abi=$(apt-cache depends "$meta" 2>/dev/null |
+		sed -n "s/^ *Depends: linux-image-\(.*\)-$flavour\(:$arch\)\{0,1\}\$/\1/p" | head -n 1)
+	if [ -z "$abi" ]; then
+		echo "guest-kernel.sh: apt knows no $meta; run tools/deps.sh" \
+			"(it adds the i386 architecture and updates the lists)" >&2
+		exit 1
 	fi
-done < <(cat "${frags[@]}")
-[ "$bad" -eq 0 ] || exit 1
+	kver=$abi-$flavour
+	pkgver=$(apt-cache show "linux-image-$kver:$arch" | sed -n 's/^Version: //p' | head -n 1)
+	out=$cache/debian/$name-$pkgver
+	[ -f "$out/.pvmap-built" ] || lock
+	if [ ! -f "$out/.pvmap-built" ]; then
+		echo "guest-kernel.sh: fetching Debian's $kver ($pkgver)" >&2
+		rm -rf "$out"
+		mkdir -p "$out/deb" "$out/root"
+		dl() { (cd "$out/deb" && apt-get download "$@" >>"$out/fetch.log" 2>&1) ||
+			{ tail -n 5 "$out/fetch.log" >&2; exit 1; }; }
+		# linux-kbuild-6.1 is the host's (amd64): Multi-Arch foreign, it
+		# serves the i386 headers too.
+		dl "linux-image-$kver:$arch" "linux-headers-$kver:$arch" \
+			"linux-headers-$abi-common" "linux-kbuild-${abi%.*-*}"
+		for deb in "$out"/deb/*.deb; do
+			dpkg-deb -x "$deb" "$out/root"
+		done
+		rm -rf "$out/deb"
+		# The headers include the common tree by absolute path: point it
+		# at the unpacked copy.
+		sed -i "s|^include /usr/src/|include $out/root/usr/src/|" \
+			"$out/root/usr/src/linux-headers-$kver/Makefile"
+		ln -sfn "$out/root/boot/vmlinuz-$kver" "$out/root/usr/src/linux-headers-$kver/pvmap-image"
+		touch "$out/.pvmap-built"
+	fi
+	echo "$out/root/usr/src/linux-headers-$kver"
+}
 
-if ! kmake bzImage modules; then
-	tail -n 30 "$out/build.log" >&2
-	exit 1
+# --- kernels the project builds -------------------------------------------
+# source_dir linux-source-X.Y: where that source is (or will be) unpacked, in $src.
+source_dir() {
+	local tarball=/usr/src/$1.tar.xz
+	[ -f "$tarball" ] || { echo "guest-kernel.sh: $tarball missing: run tools/deps.sh" >&2; exit 1; }
+	src=$cache/linux-$(dpkg-query -W -f='${Version}' "$1")
+}
+
+# unpack_source linux-source-X.Y: source_dir, unpacked if it is not yet.
+unpack_source() {
+	local tarball=/usr/src/$1.tar.xz
+	source_dir "$1"
+	if [ ! -f "$src/.pvmap-unpacked" ]; then
+		echo "guest-kernel.sh: unpacking $tarball into $src" >&2
+		rm -rf "$src"
+		mkdir -p "$src"
+		tar -xJf "$tarball" -C "$src" --strip-components=1
+		touch "$src/.pvmap-unpacked"
+	fi
+}
+
+built_kernel() {
+	local arch srcname frags=() srcver key out
+	case "$name" in
+	i386* | x86_64*) arch=${name%%-*} ;;
+	esac
+	case "$name" in
+	*-6.12) srcname=linux-source-6.12 ;;
+	*) srcname=linux-source-6.1 ;;
+	esac
+	frags=("$here/guest/kconfig/common.config")
+	case "$name" in
+	i386-nohighmem) frags+=("$here/guest/kconfig/i386-nohighmem.config") ;;
+	*) frags+=("$here/guest/kconfig/$arch.config") ;;
+	esac
+	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/guest/kconfig/6.12.config")
+
+	source_dir "$srcname"
+	srcver=${src##*/linux-}
+	key=$(cat "${frags[@]}" <(echo "$srcver $name recipe $RECIPE") | sha256sum | cut -c1-12)
+	out=$cache/kernel/$name-$key
+
+	if [ -f "$out/.pvmap-built" ]; then
+		echo "$out"
+		return
+	fi
+	lock
+	if [ -f "$out/.pvmap-built" ]; then	# built while this waited
+		echo "$out"
+		return
+	fi
+	unpack_source "$srcname"
+
+	echo "guest-kernel.sh: building the $name kernel in $out (a few minutes)" >&2
+	rm -rf "$out"
+	mkdir -p "$out"
+	kmake() { make -C "$src" O="$out" ARCH="$arch" -j"$(nproc)" "$@" >>"$out/build.log" 2>&1; }
+	if ! {
+		kmake tinyconfig &&
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >>"$out/build.log" 2>&1 &&
+			kmake olddefconfig
+	}; then
+		tail -n 30 "$out/build.log" >&2
+		exit 1
+	fi
+
+	# Kconfig drops what it cannot satisfy without a word: insist on every line.
+	local bad=0 line want opt
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) want=$line ;;
+		"# CONFIG_"*" is not set") want=$line ;;
+		*) continue ;;
+		esac
+		if [[ "$want" == "# "* ]]; then
+			opt=${want#\# }
+			opt=${opt%% *}
+			grep -q "^$opt=" "$out/.config" && { echo "guest-kernel.sh: $opt still set" >&2; bad=1; }
+		else
+			grep -qx "$want" "$out/.config" || { echo "guest-kernel.sh: wanted $want, got: $(grep "^${want%%=*}=" "$out/.config" || echo unset)" >&2; bad=1; }
+		fi
+	done < <(cat "${frags[@]}")
+	[ "$bad" -eq 0 ] || exit 1
+
+	if ! kmake bzImage modules; then
+		tail -n 30 "$out/build.log" >&2
+		exit 1
+	fi
+	[ -f "$out/Module.symvers" ] || { echo "guest-kernel.sh: no Module.symvers in $out" >&2; exit 1; }
+	ln -sfn arch/x86/boot/bzImage "$out/pvmap-image"
+	touch "$out/.pvmap-built"
+	echo "$out"
+}
+
+if [ "$name" = --source ]; then
+	case "${2:-}" in
+	6.1 | 6.12)
+		source_dir "linux-source-$2"
+		[ -f "$src/.pvmap-unpacked" ] || { lock; unpack_source "linux-source-$2"; }
+		echo "$src"
+		exit 0
+		;;
+	esac
+	echo "guest-kernel.sh: --source 6.1 or --source 6.12" >&2
+	exit 2
 fi
-[ -f "$out/Module.symvers" ] || { echo "guest-kernel.sh: no Module.symvers in $out" >&2; exit 1; }
-touch "$out/.pvmap-built"
-echo "$out"
+case " $BUILT_KERNELS " in
+*" $name "*) built_kernel; exit 0 ;;
+esac
+case " $DEBIAN_KERNELS " in
+*" $name "*) debian_kernel; exit 0 ;;
+esac
+echo "guest-kernel.sh: unknown kernel '$name' (one of: $BUILT_KERNELS $DEBIAN_KERNELS)" >&2
+exit 2

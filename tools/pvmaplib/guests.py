@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The test guests: which kernel each boots, with which apertures and options.
+
+One table for make check, make check-full and tools/run-guest --guest NAME.
+A guest's KTAP stream is announced as '# Subtest: guest-NAME'. Kernels are
+named as tools/guest-kernel.sh names them; 'arch' picks QEMU and the guest's
+user space (build/<arch>/).
+"""
+
+import subprocess
+import os
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+KERNELS = {
+    # name: (arch, paging, HIGHMEM, what it is)
+    "i386": ("i386", "PAE (3-level)", "HIGHMEM64G", "project debug kernel, Linux 6.1"),
+    "x86_64": ("x86_64", "4-level", "-", "project debug kernel, Linux 6.1"),
+    "i386-nohighmem": ("i386", "2-level", "NOHIGHMEM", "project debug kernel, Linux 6.1"),
+    "i386-6.12": ("i386", "PAE (3-level)", "HIGHMEM64G", "project debug kernel, Linux 6.12 LTS"),
+    "x86_64-6.12": ("x86_64", "4-level", "-", "project debug kernel, Linux 6.12 LTS"),
+    "deb-686-pae": ("i386", "PAE (3-level)", "HIGHMEM64G", "Debian bookworm linux-image-686-pae"),
+    "deb-686": ("i386", "2-level", "HIGHMEM4G", "Debian bookworm linux-image-686"),
+    "deb-amd64": ("x86_64", "4-level", "-", "Debian bookworm linux-image-amd64"),
+}
+
+# name: (kernel, extra tools/run-guest arguments)
+GUESTS = {
+    "i386": ("i386", []),
+    "x86_64": ("x86_64", []),
+    # x86_64 with the slot engine instead of the whole-aperture mapping
+    "x86_64-hygiene": ("x86_64", ["--modparams", "hygiene=1"]),
+    # a 4 GiB aperture, which SeaBIOS places above 4 GiB: PAE must reach it
+    "i386-4g": ("i386", ["--ivshmem-size", "4G", "--vga-mb", "0", "--qxl-mb", "0"]),
+    "i386-nohighmem": ("i386-nohighmem", []),
+    "i386-6.12": ("i386-6.12", []),
+    "x86_64-6.12": ("x86_64-6.12", []),
+    "deb-686-pae": ("deb-686-pae", []),
+    "deb-686": ("deb-686", []),
+    "deb-amd64": ("deb-amd64", []),
+    "deb-amd64-hygiene": ("deb-amd64", ["--modparams", "hygiene=1"]),
+    # pvmap.ko as `dkms build` made it from `make deb`'s package (tests/check)
+    "deb-686-pae-dkms": ("deb-686-pae", ["--initrd", os.path.join(
+        TOP, "build", "deb-686-pae-dkms", "initramfs.cpio")]),
+}
+
+DEBIAN_KERNELS = [k for k in KERNELS if k.startswith("deb-")]
+
+
+def arch_of(guest):
+    return KERNELS[GUESTS[guest][0]][0]
+
+
+def kernel_dir(kernel):
+    """The kernel's build (or headers) directory; builds or fetches it if needed."""
+    out = subprocess.run([os.path.join(TOP, "tools", "guest-kernel.sh"), kernel],
+                         stdout=subprocess.PIPE, check=True, text=True).stdout
+    return out.strip().splitlines()[-1]
+
+
+# make check boots these with the whole suite (make check-full: the same,
+# plus the soak-style extras of tests/check).
+CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
+         "x86_64-6.12", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene"]
