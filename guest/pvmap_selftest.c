@@ -323,45 +323,51 @@ faulted:
 }
 
 /*
- * The host's pattern and the guest's, through a plain ioremap_wc() of just
- * the pages concerned: a path independent of pvmap's engine (and of sysfs
- * resource mmaps, which IO_STRICT_DEVMEM refuses while pvmap holds the BAR).
- *   ioremap_check BASE SIZE OFF LEN SEED  ->  "ok" or "fail ... at OFF"
- *   ioremap_fill BASE SIZE OFF LEN SEED   ->  "ok"
+ * The host's pattern and the guest's, through mainline's io_mapping
+ * (<linux/io-mapping.h>): a path independent of pvmap's engine (and of
+ * sysfs resource mmaps, which IO_STRICT_DEVMEM refuses while pvmap holds
+ * the BAR). Not ioremap_wc() of the pages: 6.1's ioremap truncates a
+ * physical address above 4 GiB on i386 PAE. Each page is flushed from this
+ * CPU's TLB once mapped, because on i386 without HIGHMEM mainline's
+ * kunmap_local does not flush, and a stale entry would read another page.
+ *   mainline_check BASE SIZE OFF LEN SEED  ->  "ok" or "fail ... at OFF"
+ *   mainline_fill BASE SIZE OFF LEN SEED   ->  "ok"
  */
-static int test_ioremap_pattern(struct selftest_ctx *ctx, u64 offset, u64 len, u64 seed,
-				bool fill)
+static int test_mainline_pattern(struct selftest_ctx *ctx, u64 offset, u64 len, u64 seed,
+				 bool fill)
 {
-	u64 start = offset & PAGE_MASK, maplen = PAGE_ALIGN(offset + len) - start;
-	void __iomem *vaddr;
-	u64 done, bad = len;
+	u64 start = offset & PAGE_MASK, done, bad = len;
+	struct io_mapping mainline;
 
-	if (!len || offset >= ctx->size || len > ctx->size - offset || maplen > SZ_1M)
+	if (!len || offset >= ctx->size || len > ctx->size - offset || len > SZ_1M)
 		return result(ctx, "fail: range %#llx+%#llx outside the aperture or over 1 MiB",
 			      offset, len);
-	vaddr = ioremap_wc(ctx->base + start, maplen);
-	if (!vaddr)
-		return result(ctx, "fail: ioremap_wc of %#llx bytes", maplen);
+	/* Just the pages concerned: io_mapping's size is an unsigned long. */
+	if (!io_mapping_init_wc(&mainline, ctx->base + start, PAGE_ALIGN(offset + len) - start))
+		return result(ctx, "fail: io_mapping_init_wc");
 	for (done = 0; done < len; ) {
 		u64 pos = offset + done;
 		size_t n = min_t(u64, len - done, PAGE_SIZE - offset_in_page(pos));
+		void __iomem *page = io_mapping_map_local_wc(&mainline,
+							     (pos & PAGE_MASK) - start);
+		u64 at = n;
 
+		__flush_tlb_one_user((unsigned long)page);
 		if (fill) {
 			pvmap_pattern_fill(ctx->buf, n, seed, pos);
-			memcpy_toio(vaddr + (pos - start), ctx->buf, n);
+			memcpy_toio(page + offset_in_page(pos), ctx->buf, n);
 		} else {
-			u64 at;
-
-			memcpy_fromio(ctx->buf, vaddr + (pos - start), n);
+			memcpy_fromio(ctx->buf, page + offset_in_page(pos), n);
 			at = pvmap_pattern_check(ctx->buf, n, seed, pos);
-			if (at != n) {
-				bad = done + at;
-				break;
-			}
+		}
+		io_mapping_unmap_local(page);
+		if (at != n) {
+			bad = done + at;
+			break;
 		}
 		done += n;
 	}
-	iounmap(vaddr);
+	io_mapping_fini(&mainline);
 	if (bad != len)
 		return result(ctx, "fail: pattern differs at aperture offset %#llx", offset + bad);
 	return result(ctx, "ok %llu bytes at %#llx", len, offset);
@@ -483,12 +489,17 @@ static int test_memtype_query(struct selftest_ctx *ctx)
 /* What this kernel has of the facilities the suite relies on, as "ok LIST". */
 static int test_facilities(struct selftest_ctx *ctx)
 {
+	/* Page-table levels in use: 2 or 3 (PAE) on i386, 4 or 5 (LA57) on x86_64. */
+	int levels = IS_ENABLED(CONFIG_X86_64) ? (pgtable_l5_enabled() ? 5 : 4) :
+		     CONFIG_PGTABLE_LEVELS;
+
 	return result(ctx, "ok kmemleak=%d lockdep=%d debug_pagealloc=%d debug_kmap_local=%d "
-		      "debug_atomic_sleep=%d pti=%d pat=%d highmem=%d",
+		      "debug_atomic_sleep=%d pti=%d pat=%d highmem=%d paging=%d",
 		      IS_ENABLED(CONFIG_DEBUG_KMEMLEAK), IS_ENABLED(CONFIG_LOCKDEP),
 		      debug_pagealloc_enabled(), IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL),
 		      IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP),
-		      boot_cpu_has(X86_FEATURE_PTI), pat_enabled(), IS_ENABLED(CONFIG_HIGHMEM));
+		      boot_cpu_has(X86_FEATURE_PTI), pat_enabled(), IS_ENABLED(CONFIG_HIGHMEM),
+		      levels);
 }
 
 /*
@@ -692,7 +703,7 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 		   &iters);
 	if (n < 3 || (!strcmp(name, "bench") && n != 6))
 		return -EINVAL;
-	if (!strncmp(name, "ioremap_", 8) &&
+	if (!strncmp(name, "mainline_", 9) &&
 	    sscanf(cmd, "%*s %*x %*x %llx %llx %llx", &arg[0], &arg[1], &arg[2]) != 3)
 		return -EINVAL;
 
@@ -708,9 +719,9 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 		ctx.slots = pvmap_io_mapping_clears_on_unmap(ctx.m) && !shared;
 		if (!strcmp(name, "bench"))
 			test_bench(&ctx, engine, workload, iters);
-		else if (!strcmp(name, "ioremap_check") || !strcmp(name, "ioremap_fill"))
-			test_ioremap_pattern(&ctx, arg[0], arg[1], arg[2],
-					     !strcmp(name, "ioremap_fill"));
+		else if (!strcmp(name, "mainline_check") || !strcmp(name, "mainline_fill"))
+			test_mainline_pattern(&ctx, arg[0], arg[1], arg[2],
+					      !strcmp(name, "mainline_fill"));
 		else
 			selftest_run(&ctx, name);
 		pvmap_io_mapping_free(ctx.m);

@@ -13,15 +13,15 @@ import os
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 KERNELS = {
-    # name: (arch, paging, HIGHMEM, what it is)
-    "i386": ("i386", "PAE (3-level)", "HIGHMEM64G", "project debug kernel, Linux 6.1"),
-    "x86_64": ("x86_64", "4-level", "-", "project debug kernel, Linux 6.1"),
-    "i386-nohighmem": ("i386", "2-level", "NOHIGHMEM", "project debug kernel, Linux 6.1"),
-    "i386-6.12": ("i386", "PAE (3-level)", "HIGHMEM64G", "project debug kernel, Linux 6.12 LTS"),
-    "x86_64-6.12": ("x86_64", "4-level", "-", "project debug kernel, Linux 6.12 LTS"),
-    "deb-686-pae": ("i386", "PAE (3-level)", "HIGHMEM64G", "Debian bookworm linux-image-686-pae"),
-    "deb-686": ("i386", "2-level", "HIGHMEM4G", "Debian bookworm linux-image-686"),
-    "deb-amd64": ("x86_64", "4-level", "-", "Debian bookworm linux-image-amd64"),
+    # name: (arch, HIGHMEM, what it is); the paging levels are the guest's report
+    "i386": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.1"),
+    "x86_64": ("x86_64", "-", "project debug kernel, Linux 6.1"),
+    "i386-nohighmem": ("i386", "NOHIGHMEM", "project debug kernel, Linux 6.1"),
+    "i386-6.12": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.12 LTS"),
+    "x86_64-6.12": ("x86_64", "-", "project debug kernel, Linux 6.12 LTS"),
+    "deb-686-pae": ("i386", "HIGHMEM64G (PAE)", "Debian bookworm linux-image-686-pae"),
+    "deb-686": ("i386", "HIGHMEM4G", "Debian bookworm linux-image-686"),
+    "deb-amd64": ("x86_64", "-", "Debian bookworm linux-image-amd64"),
 }
 
 # name: (kernel, extra tools/run-guest arguments)
