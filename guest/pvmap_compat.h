@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel interfaces that differ between the LTS releases pvmap builds
- * against (6.1 and 6.12): every version test of the module is here, in
- * one place, with the kernel release that changed the interface.
+ * against, 6.1 and 6.12: every difference is here and nowhere else. Only
+ * those two are supported, so one interface that 6.12 has and 6.1 lacks
+ * (FOP_UNSIGNED_OFFSET, a macro) tells them apart; releases in between
+ * are not checked.
  */
 #ifndef PVMAP_COMPAT_H
 #define PVMAP_COMPAT_H
@@ -10,43 +12,41 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
 
-/*
- * The "inatomic, bypass the cache" user copy (i915's pwrite fast path):
- * __copy_from_user_inatomic_nocache() in 6.1, renamed by 6.12. Only the
- * two LTS releases are checked; releases in between are not supported.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
-static inline unsigned long __must_check
-copy_from_user_inatomic_nontemporal(void *to, const void __user *from, unsigned long n)
-{
-	return __copy_from_user_inatomic_nocache(to, from, n);
-}
-#endif
-
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
-/* 6.3 made vma->vm_flags read-only behind vm_flags_set(). */
-static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
-{
-	vma->vm_flags |= flags;
-}
+#ifdef FOP_UNSIGNED_OFFSET
+#define PVMAP_KERNEL_6_12	1
+#else
+#define PVMAP_KERNEL_6_12	0
 #endif
 
 /*
  * mmap offsets past LLONG_MAX (a 4 GiB aperture's last page on i386): a
- * per-open f_mode bit until 6.12, a file_operations fop_flags bit since.
+ * per-open f_mode bit in 6.1, a file_operations fop_flags bit in 6.12.
  */
-#ifdef FOP_UNSIGNED_OFFSET
-#define PVMAP_HAVE_FOP_FLAGS	1
+#define PVMAP_HAVE_FOP_FLAGS	PVMAP_KERNEL_6_12
+
 static inline void pvmap_file_unsigned_offset(struct file *file)
 {
-}
-#else
-#define PVMAP_HAVE_FOP_FLAGS	0
-static inline void pvmap_file_unsigned_offset(struct file *file)
-{
+#if !PVMAP_KERNEL_6_12
 	file->f_mode |= FMODE_UNSIGNED_OFFSET;
+#endif
+}
+
+#if !PVMAP_KERNEL_6_12
+/* vma->vm_flags is read-only behind vm_flags_set() in 6.12 (since 6.3). */
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+/*
+ * The "inatomic, bypass the cache" user copy of i915's pwrite fast path:
+ * __copy_from_user_inatomic_nocache() in 6.1, renamed in 6.12.
+ */
+static inline unsigned long __must_check
+copy_from_user_inatomic_nontemporal(void *to, const void __user *from, unsigned long n)
+{
+	return __copy_from_user_inatomic_nocache(to, from, n);
 }
 #endif
 

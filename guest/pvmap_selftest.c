@@ -492,14 +492,18 @@ static int test_facilities(struct selftest_ctx *ctx)
 	/* Page-table levels in use: 2 or 3 (PAE) on i386, 4 or 5 (LA57) on x86_64. */
 	int levels = IS_ENABLED(CONFIG_X86_64) ? (pgtable_l5_enabled() ? 5 : 4) :
 		     CONFIG_PGTABLE_LEVELS;
+	int n;
 
-	return result(ctx, "ok kmemleak=%d lockdep=%d debug_pagealloc=%d debug_kmap_local=%d "
-		      "debug_atomic_sleep=%d pti=%d pat=%d highmem=%d paging=%d",
+	n = scnprintf(ctx->result, RESULT_LEN, "ok kmemleak=%d lockdep=%d debug_pagealloc=%d ",
 		      IS_ENABLED(CONFIG_DEBUG_KMEMLEAK), IS_ENABLED(CONFIG_LOCKDEP),
-		      debug_pagealloc_enabled(), IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL),
-		      IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP),
-		      boot_cpu_has(X86_FEATURE_PTI), pat_enabled(), IS_ENABLED(CONFIG_HIGHMEM),
-		      levels);
+		      debug_pagealloc_enabled());
+	n += scnprintf(ctx->result + n, RESULT_LEN - n, "debug_kmap_local=%d ",
+		       IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL));
+	n += scnprintf(ctx->result + n, RESULT_LEN - n, "debug_atomic_sleep=%d ",
+		       IS_ENABLED(CONFIG_DEBUG_ATOMIC_SLEEP));
+	return n + scnprintf(ctx->result + n, RESULT_LEN - n, "pti=%d pat=%d highmem=%d paging=%d",
+			     boot_cpu_has(X86_FEATURE_PTI), pat_enabled(),
+			     IS_ENABLED(CONFIG_HIGHMEM), levels);
 }
 
 /*

@@ -78,7 +78,8 @@ debian_kernel() {
 		for deb in "$out"/deb/*.deb; do
 			dpkg-deb -x "$deb" "$out/root"
 		done
-		rm -rf "$out/deb"
+		# The guests load no module of the image: keep its kernel, drop the rest.
+		rm -rf "$out/deb" "$out/root/lib/modules/$kver/kernel"
 		# The headers include the common tree by absolute path: point it
 		# at the unpacked copy.
 		sed -i "s|^include /usr/src/|include $out/root/usr/src/|" \

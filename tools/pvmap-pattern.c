@@ -55,7 +55,7 @@ static int partial(const char *file, uint64_t base, uint64_t seed_old, uint64_t 
 		return 2;
 	}
 	for (unsigned int i = 0; i < PVMAP_PARTIAL_CASES && !ret; i++) {
-		uint64_t off = base + PVMAP_PARTIAL_APERTURE_OFF(i), head = PVMAP_PARTIAL_HEAD(i);
+		uint64_t off = base + pvmap_partial_aperture_off(i), head = pvmap_partial_head(i);
 		uint64_t tail = PVMAP_PARTIAL_LEN - head, bad;
 
 		if (pread(fd, buf, sizeof(buf), (off_t)off) != (ssize_t)sizeof(buf)) {

@@ -17,8 +17,22 @@
 #define PVMAP_PARTIAL_STRIDE	8192
 #define PVMAP_PARTIAL_LEN	(4096 + 64)
 
-#define PVMAP_PARTIAL_USER_OFF(i)	((i) / 8)		/* into the user page */
-#define PVMAP_PARTIAL_APERTURE_OFF(i)	((i) * PVMAP_PARTIAL_STRIDE + (i) % 8)
-#define PVMAP_PARTIAL_HEAD(i)		(4096 - PVMAP_PARTIAL_USER_OFF(i))
+/* Bytes into the user page where case @i's buffer starts. */
+static inline unsigned int pvmap_partial_user_off(unsigned int i)
+{
+	return i / 8;
+}
+
+/* Offset of case @i's copy from the base of the region. */
+static inline unsigned long long pvmap_partial_aperture_off(unsigned int i)
+{
+	return (unsigned long long)i * PVMAP_PARTIAL_STRIDE + i % 8;
+}
+
+/* Bytes before the fault: exactly what case @i must copy. */
+static inline unsigned int pvmap_partial_head(unsigned int i)
+{
+	return 4096 - pvmap_partial_user_off(i);
+}
 
 #endif /* PVMAP_PARTIAL_H */
