@@ -18,6 +18,8 @@ packages=(
 	sparse libxen-dev clang libclang-rt-14-dev valgrind
 	# make bench's plot
 	gnuplot-nox
+	# make check-full: the README's DKMS install steps in a Debian root
+	debootstrap
 )
 
 # Debian's own i386 kernels are fetched (not installed) by guest-kernel.sh:

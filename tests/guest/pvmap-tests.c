@@ -720,26 +720,42 @@ static int test_rw_untouched_buffer(void)
 	return ret;
 }
 
-static int test_pread_partial_fault(void)
+/*
+ * The partial-fault tests' set-up: the ivshmem device open (returned),
+ * @span bytes of the pattern @seed at a random @align-aligned *@off, and
+ * two fresh pages at *@buf. -1 after a diagnostic.
+ */
+static int fault_test_setup(uint64_t span, uint64_t align, uint64_t seed, uint64_t *off,
+			    uint8_t **buf)
 {
-	uint64_t off, done = 0, head = PAGE - 100, seed = random_u64();
 	struct device *d;
-	uint8_t *buf;
-	int fd, ret = 0;
+	int fd;
 
 	fd = open_ivshmem(&d);
 	if (fd < 0)
 		return -1;
-	off = (random_u64() % (d->info.aperture_size / PAGE - 2)) * PAGE;
-	if (pwrite_pattern(fd, off, 2 * PAGE, seed, false)) {
+	*off = (random_u64() % ((d->info.aperture_size - span) / align + 1)) * align;
+	if (pwrite_pattern(fd, *off, span, seed, false)) {
 		close(fd);
 		return -1;
 	}
-	buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
+	*buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*buf == MAP_FAILED) {
 		close(fd);
 		return fail("out of memory");
 	}
+	return fd;
+}
+
+static int test_pread_partial_fault(void)
+{
+	uint64_t off, done = 0, head = PAGE - 100, seed = random_u64();
+	uint8_t *buf;
+	int fd, ret = 0;
+
+	fd = fault_test_setup(2 * PAGE, PAGE, seed, &off, &buf);
+	if (fd < 0)
+		return -1;
 	memset(buf, 0xee, 2 * PAGE);
 	mprotect(buf + PAGE, PAGE, PROT_READ);	/* the copy cannot write here */
 	if (guest_rw(fd, false, off, buf + 100, 2 * PAGE, &done) || done != head)
@@ -769,6 +785,20 @@ static void print_cpu(void)
 		       vendor + 12, atoi(strchr(family, ':') + 1), atoi(strchr(model, ':') + 1));
 }
 
+/* Count a wrong case of rw_partial_fault_alignments, the first few in words. */
+static void partial_case_wrong(const char *op, unsigned int i, uint64_t done, unsigned int *bad,
+			       unsigned int *shortfall)
+{
+	uint64_t head = pvmap_partial_head(i);
+
+	if (done < head && head - done > *shortfall)
+		*shortfall = head - done;
+	if ((*bad)++ < 4)
+		printf("# %s case %u (user +%u, aperture %%8 = %u): %llu done, want %llu\n", op, i,
+		       pvmap_partial_user_off(i), i % 8, (unsigned long long)done,
+		       (unsigned long long)head);
+}
+
 /*
  * PWRITE and PREAD stop exactly at the first byte that faults, for every
  * case of include/pvmap/partial.h: user and aperture alignments mod 8, the
@@ -782,24 +812,13 @@ static int test_rw_partial_fault_alignments(void)
 	uint64_t base, seed_old = random_u64(), seed_new = random_u64(), done;
 	uint64_t span = (uint64_t)PVMAP_PARTIAL_CASES * PVMAP_PARTIAL_STRIDE;
 	unsigned int i, bad_w = 0, bad_r = 0, short_w = 0, short_r = 0;
-	struct device *d;
 	uint8_t *buf;
 	int fd, ret = 0;
 
 	print_cpu();
-	fd = open_ivshmem(&d);
+	fd = fault_test_setup(span, span, seed_old, &base, &buf);
 	if (fd < 0)
 		return -1;
-	base = (random_u64() % (d->info.aperture_size / span)) * span;
-	if (pwrite_pattern(fd, base, span, seed_old, false)) {
-		close(fd);
-		return -1;
-	}
-	buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		close(fd);
-		return fail("out of memory");
-	}
 
 	/* PWRITE: the source's second page is gone, the copy faults reading it. */
 	munmap(buf + PAGE, PAGE);
@@ -808,14 +827,8 @@ static int test_rw_partial_fault_alignments(void)
 		uint8_t *src = buf + pvmap_partial_user_off(i);
 
 		pvmap_pattern_fill(src, head, seed_new, off);
-		if (guest_rw(fd, true, off, src, PVMAP_PARTIAL_LEN, &done) || done != head) {
-			if (done < head && head - done > short_w)
-				short_w = head - done;
-			if (bad_w++ < 4)
-				printf("# PWRITE case %u (user +%u, aperture %%8 = %u): %llu done, want %llu\n",
-				       i, pvmap_partial_user_off(i), i % 8,
-				       (unsigned long long)done, (unsigned long long)head);
-		}
+		if (guest_rw(fd, true, off, src, PVMAP_PARTIAL_LEN, &done) || done != head)
+			partial_case_wrong("PWRITE", i, done, &bad_w, &short_w);
 	}
 	printf("# pvmap-host: partial base=%#llx old=%#llx new=%#llx\n", (unsigned long long)base,
 	       (unsigned long long)seed_old, (unsigned long long)seed_new);
@@ -840,14 +853,8 @@ static int test_rw_partial_fault_alignments(void)
 
 		memset(buf, 0xee, PAGE);
 		if (guest_rw(fd, false, off, dst, PVMAP_PARTIAL_LEN, &done) || done != head ||
-		    pvmap_pattern_check(dst, head, seed_new, off) != head || buf[PAGE] != 0) {
-			if (done < head && head - done > short_r)
-				short_r = head - done;
-			if (bad_r++ < 4)
-				printf("# PREAD case %u (user +%u, aperture %%8 = %u): %llu done, want %llu\n",
-				       i, pvmap_partial_user_off(i), i % 8,
-				       (unsigned long long)done, (unsigned long long)head);
-		}
+		    pvmap_pattern_check(dst, head, seed_new, off) != head || buf[PAGE] != 0)
+			partial_case_wrong("PREAD", i, done, &bad_r, &short_r);
 	}
 	munmap(buf, 2 * PAGE);
 	close(fd);
