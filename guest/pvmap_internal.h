@@ -38,6 +38,23 @@ static inline void pvmap_count(enum pvmap_counter c)
 	pvmap_count_add(c, 1);
 }
 
+/*
+ * Slots and map-stack entries beyond PVMAP_SLOTS_PER_CPU and PVMAP_MAX_DEPTH
+ * that only interrupt context may take: a hardirq or softirq that maps while
+ * the task below holds all it may (a 64-page range, 16 nested maps) still
+ * gets a slot. Four levels: softirq, hardirq, and room for nesting.
+ */
+#define PVMAP_IRQ_SLOTS		16
+#define PVMAP_IRQ_DEPTH		4
+
+/*
+ * A point in the slot core where an interrupt may land (pvmap_slots.c):
+ * nothing in the kernel; the user-space test's shim lands one there.
+ */
+#ifndef pvmap_irq_point
+#define pvmap_irq_point()	do { } while (0)
+#endif
+
 /* hazard_demo=1: unmap leaves PTEs and TLB entries behind (see pvmap_slots.c). */
 extern bool pvmap_hazard_demo;
 

@@ -229,6 +229,11 @@ void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
 	pvmap_trace(PVMAP_TRACE_CLEAR, pvmap_window_va(w, slot), 0);
 }
 
+bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot)
+{
+	return pte_none(*w->ptes[slot]);
+}
+
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 {
 	__flush_tlb_one_user(pvmap_window_va(w, slot));

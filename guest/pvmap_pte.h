@@ -48,6 +48,7 @@ void pvmap_batch_end(void);
 void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
 		   pgprot_t prot);
 void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot);
+bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot);
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
 void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 			      unsigned int npages);

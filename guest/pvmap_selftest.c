@@ -14,10 +14,14 @@
 #include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/cpu.h>
 #include <linux/err.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/io-mapping.h>
 #include <linux/io.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -507,6 +511,134 @@ static int test_facilities(struct selftest_ctx *ctx)
 }
 
 /*
+ * Atomic maps from interrupt context, as a driver's interrupt handler or
+ * tasklet makes them, while tasks map on the same CPUs: on every online
+ * CPU an hrtimer fires at 1 kHz (hardirq) and schedules a tasklet (softirq).
+ * Each maps one page of the region [@offset, +@npages pages), which holds
+ * the pattern @seed: reads 64 bytes back and compares, writes them again,
+ * unmaps. A slot mixed up with a task's shows as bytes read wrong here or
+ * as bytes written into the task's pages (the host checks both regions).
+ *   irq_load BASE SIZE OFF NPAGES MSECS SEED
+ *	->  "ok hardirq=N softirq=M wrong=W cpus=C" or "fail ..."
+ */
+#define IRQ_LOAD_BYTES	64
+
+struct irq_load_cpu {
+	struct hrtimer timer;
+	struct tasklet_struct tasklet;
+	struct irq_load *load;
+	unsigned int index;	/* this CPU's share of the region */
+	unsigned long hard, soft, wrong, next;
+};
+
+struct irq_load {
+	struct pvmap_io_mapping *m;
+	u64 offset, seed;
+	unsigned int pages_per_context;
+	bool stop;
+	struct irq_load_cpu *cpus;	/* nr_cpu_ids of them */
+};
+
+static void irq_load_map(struct irq_load_cpu *c, bool hard)
+{
+	struct irq_load *load = c->load;
+	unsigned long n = c->next++;
+	unsigned int page = (c->index * 2 + hard) * load->pages_per_context +
+			    n % load->pages_per_context;
+	u64 off = load->offset + ((u64)page << PAGE_SHIFT) +
+		  (n * IRQ_LOAD_BYTES) % PAGE_SIZE;
+	u8 want[IRQ_LOAD_BYTES], got[IRQ_LOAD_BYTES];
+	void __iomem *vaddr;
+
+	vaddr = pvmap_io_mapping_map_atomic_wc(load->m, off);
+	if (!vaddr) {
+		c->wrong++;
+		return;
+	}
+	pvmap_pattern_fill(want, sizeof(want), load->seed, off);
+	memcpy_fromio(got, vaddr, sizeof(got));
+	c->wrong += memcmp(got, want, sizeof(want)) != 0;
+	memcpy_toio(vaddr, want, sizeof(want));
+	pvmap_io_mapping_unmap_atomic(vaddr);
+}
+
+static void irq_load_tasklet(struct tasklet_struct *t)
+{
+	struct irq_load_cpu *c = from_tasklet(c, t, tasklet);
+
+	irq_load_map(c, false);
+	c->soft++;
+}
+
+static enum hrtimer_restart irq_load_timer(struct hrtimer *t)
+{
+	struct irq_load_cpu *c = container_of(t, struct irq_load_cpu, timer);
+
+	irq_load_map(c, true);
+	c->hard++;
+	tasklet_schedule(&c->tasklet);
+	if (READ_ONCE(c->load->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ms_to_ktime(1));
+	return HRTIMER_RESTART;
+}
+
+/* On the CPU itself: a pinned timer fires where it was started. */
+static void irq_load_start(void *arg)
+{
+	struct irq_load_cpu *c = arg;
+
+	hrtimer_start(&c->timer, ms_to_ktime(1), HRTIMER_MODE_REL_PINNED);
+}
+
+static int test_irq_load(struct selftest_ctx *ctx, u64 offset, u64 npages, u64 msecs,
+			 u64 seed)
+{
+	struct irq_load load = { .m = ctx->m, .offset = offset, .seed = seed };
+	unsigned long hard = 0, soft = 0, wrong = 0;
+	unsigned int cpu, ncpus = 0;
+
+	if (!npages || offset >= ctx->size || npages > (ctx->size - offset) >> PAGE_SHIFT ||
+	    !msecs || msecs > 60000)
+		return result(ctx, "fail: bad irq_load arguments");
+	load.pages_per_context = div_u64(npages, 2 * num_online_cpus());
+	if (!load.pages_per_context)
+		return result(ctx, "fail: %llu pages for %u CPUs", npages, num_online_cpus());
+	load.cpus = kcalloc(nr_cpu_ids, sizeof(*load.cpus), GFP_KERNEL);
+	if (!load.cpus)
+		return result(ctx, "fail: out of memory");
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct irq_load_cpu *c = &load.cpus[cpu];
+
+		c->load = &load;
+		c->index = ncpus++;
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		c->timer.function = irq_load_timer;
+		tasklet_setup(&c->tasklet, irq_load_tasklet);
+		smp_call_function_single(cpu, irq_load_start, c, 1);
+	}
+	msleep(msecs);
+	WRITE_ONCE(load.stop, true);
+	for_each_online_cpu(cpu) {
+		struct irq_load_cpu *c = &load.cpus[cpu];
+
+		if (!c->load)
+			continue;
+		hrtimer_cancel(&c->timer);
+		tasklet_kill(&c->tasklet);
+		hard += c->hard;
+		soft += c->soft;
+		wrong += c->wrong;
+	}
+	cpus_read_unlock();
+	kfree(load.cpus);
+	return result(ctx, "%s hardirq=%lu softirq=%lu wrong=%lu cpus=%u", wrong ? "fail" : "ok",
+		      hard, soft, wrong, ncpus);
+}
+
+/*
  * Benchmarks, side by side on the same aperture and offsets:
  *   bench BASE SIZE ENGINE WORKLOAD ITERS  ->  "ok ns=N bytes=B ops=O"
  * ENGINE: pvmap (atomic, one page per map), pvmap_range (atomic range maps
@@ -694,7 +826,7 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 {
 	struct selftest_ctx ctx = { .result = file->private_data };
 	char cmd[128], name[32], engine[16] = "", workload[16] = "";
-	unsigned long long base, size, arg[3];
+	unsigned long long base, size, arg[4];
 	unsigned int iters = 0;
 	int n;
 
@@ -710,6 +842,10 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 	if (!strncmp(name, "mainline_", 9) &&
 	    sscanf(cmd, "%*s %*x %*x %llx %llx %llx", &arg[0], &arg[1], &arg[2]) != 3)
 		return -EINVAL;
+	if (!strcmp(name, "irq_load") &&
+	    sscanf(cmd, "%*s %*x %*x %llx %llx %llx %llx", &arg[0], &arg[1], &arg[2],
+		   &arg[3]) != 4)
+		return -EINVAL;
 
 	ctx.buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!ctx.buf)
@@ -723,6 +859,8 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 		ctx.slots = pvmap_io_mapping_clears_on_unmap(ctx.m) && !shared;
 		if (!strcmp(name, "bench"))
 			test_bench(&ctx, engine, workload, iters);
+		else if (!strcmp(name, "irq_load"))
+			test_irq_load(&ctx, arg[0], arg[1], arg[2], arg[3]);
 		else if (!strcmp(name, "mainline_check") || !strcmp(name, "mainline_fill"))
 			test_mainline_pattern(&ctx, arg[0], arg[1], arg[2],
 					      !strcmp(name, "mainline_fill"));

@@ -8,9 +8,14 @@
  * unmap, so the slots never leave the CPU and no other CPU can hold a TLB
  * entry for them: no shootdown is ever needed.
  *
- * An interrupt may map and unmap in between, always balanced, so a stack
- * push or pop is safe without atomics as long as the slots are reserved
- * before their PTEs are written and released after they are cleared.
+ * An interrupt (or a softirq on irq_exit) may map and unmap in between,
+ * always balanced: whatever it takes from the stack it gives back before
+ * the interrupted code goes on. So a push or pop needs no atomics, as long
+ * as (like kmap_local_idx_push()) the entry and the slots are reserved
+ * before they are filled, only locals are read back after a reservation,
+ * and an entry is copied out before it is released. pvmap_irq_point()
+ * marks every place an interrupt can land, for the user-space test that
+ * lands one at each (tests/unit/test_stub.c); in the kernel it is empty.
  */
 
 #include <linux/bug.h>
@@ -48,7 +53,7 @@ struct pvmap_cpu_slots {
 	struct pvmap_window window;
 	unsigned int top;
 	unsigned int depth;
-	struct pvmap_live_map stack[PVMAP_MAX_DEPTH];
+	struct pvmap_live_map stack[PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH];
 };
 
 static struct pvmap_cpu_slots __percpu *pvmap_slots;
@@ -62,7 +67,7 @@ int pvmap_slots_init(void)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		ret = pvmap_window_create(&per_cpu_ptr(pvmap_slots, cpu)->window,
-					  PVMAP_SLOTS_PER_CPU);
+					  PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
 		if (ret) {
 			pvmap_slots_exit();
 			return ret;
@@ -96,47 +101,78 @@ static void pvmap_misuse(void)
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
 			      void __iomem *whole)
 {
+	/* Interrupts nest above all a task may hold: see PVMAP_IRQ_SLOTS. */
+	unsigned int max_depth = PVMAP_MAX_DEPTH + (in_task() ? 0 : PVMAP_IRQ_DEPTH);
+	unsigned int max_slots = PVMAP_SLOTS_PER_CPU + (in_task() ? 0 : PVMAP_IRQ_SLOTS);
 	struct pvmap_cpu_slots *s;
-	struct pvmap_live_map *m;
-	unsigned int i;
+	unsigned int depth, top, i;
+	unsigned long vaddr;
+	int slot = -1;
 
 	preempt_disable();
 	pagefault_disable();
 	s = this_cpu_ptr(pvmap_slots);
-	if (WARN(s->depth == PVMAP_MAX_DEPTH,
-		 "pvmap: atomic maps nested deeper than %d\n", PVMAP_MAX_DEPTH) ||
-	    WARN(!whole && npages > PVMAP_SLOTS_PER_CPU - s->top,
+	pvmap_irq_point();
+	depth = READ_ONCE(s->depth);
+	top = READ_ONCE(s->top);
+	pvmap_irq_point();
+	if (WARN(depth >= max_depth,
+		 "pvmap: atomic maps nested deeper than %u\n", max_depth) ||
+	    WARN(!whole && (top > max_slots || npages > max_slots - top),
 		 "pvmap: %u pages asked, %u atomic slots free on this CPU\n",
-		 npages, PVMAP_SLOTS_PER_CPU - s->top)) {
-		pvmap_misuse();
-		pagefault_enable();
-		preempt_enable();
-		return NULL;
-	}
+		 npages, top > max_slots ? 0 : max_slots - top))
+		goto refuse;
 
-	m = &s->stack[s->depth];
-	m->npages = npages;
-	if (whole) {
-		m->slot = -1;
-		m->vaddr = (unsigned long)whole;
+	/*
+	 * Reserve the entry and the slots, then fill them: an interrupt from
+	 * here on nests above them. One that came before the reservation
+	 * found what this read and gave it all back.
+	 */
+	WRITE_ONCE(s->depth, depth + 1);
+	pvmap_irq_point();
+	if (!whole) {
+		slot = top;
+		WRITE_ONCE(s->top, top + npages);
+		barrier();
+		pvmap_irq_point();
+		/*
+		 * A free slot's PTE is clear (but in the hazard demonstration):
+		 * anything else is a bug, and the slot is not used.
+		 */
+		for (i = 0; i < npages && !pvmap_hazard_demo; i++) {
+			if (WARN(!pvmap_pte_is_clear(&s->window, slot + i),
+				 "pvmap: free slot %d of this CPU has a live PTE\n", slot + i)) {
+				WRITE_ONCE(s->top, top);
+				barrier();
+				WRITE_ONCE(s->depth, depth);
+				goto refuse;
+			}
+		}
+		vaddr = pvmap_window_va(&s->window, slot);
 	} else {
-		m->slot = s->top;
-		m->vaddr = pvmap_window_va(&s->window, m->slot);
-		s->top += npages;
+		vaddr = (unsigned long)whole;
 	}
-	/* Reserved before the PTEs are written: see the comment at the top. */
-	barrier();
-	s->depth++;
-	barrier();
+	s->stack[depth] = (struct pvmap_live_map){
+		.vaddr = vaddr, .npages = npages, .slot = slot,
+	};
+	pvmap_irq_point();
 
-	if (m->slot >= 0) {
+	if (slot >= 0) {
 		pvmap_batch_begin();
-		for (i = 0; i < npages; i++)
-			pvmap_pte_set(&s->window, m->slot + i, pfn + i, prot);
+		for (i = 0; i < npages; i++) {
+			pvmap_pte_set(&s->window, slot + i, pfn + i, prot);
+			pvmap_irq_point();
+		}
 		pvmap_batch_end();
 	}
 	pvmap_count(PVMAP_CNT_MAPS);
-	return (void __iomem *)m->vaddr;
+	return (void __iomem *)vaddr;
+
+refuse:
+	pvmap_misuse();
+	pagefault_enable();
+	preempt_enable();
+	return NULL;
 }
 
 /*
@@ -148,39 +184,46 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 {
 	unsigned long page = (unsigned long)vaddr & PAGE_MASK;
 	struct pvmap_cpu_slots *s;
-	struct pvmap_live_map *m;
-	unsigned int i;
+	struct pvmap_live_map m;
+	unsigned int depth, i;
 
 	/* Our own, for an unbalanced call made with preemption enabled. */
 	preempt_disable();
 	s = this_cpu_ptr(pvmap_slots);
-	m = s->depth ? &s->stack[s->depth - 1] : NULL;
-	if (WARN(!m, "pvmap: unmap without a live atomic map\n") ||
-	    WARN(page != m->vaddr || (npages && npages != m->npages),
-		 "pvmap: unmap does not match the innermost atomic map\n")) {
-		pvmap_misuse();
-		preempt_enable();
-		return false;
-	}
+	pvmap_irq_point();
+	depth = READ_ONCE(s->depth);
+	if (WARN(!depth, "pvmap: unmap without a live atomic map\n"))
+		goto refuse;
+	/* Copied out: once released, an interrupt may reuse the entry. */
+	m = s->stack[depth - 1];
+	pvmap_irq_point();
+	if (WARN(page != m.vaddr || (npages && npages != m.npages),
+		 "pvmap: unmap does not match the innermost atomic map\n"))
+		goto refuse;
 
 	/* The opt-in demonstration of what clear-on-unmap prevents. */
-	if (m->slot >= 0 && !pvmap_hazard_demo) {
+	if (m.slot >= 0 && !pvmap_hazard_demo) {
 		/*
 		 * Clear-on-unmap: a stale pointer must fault rather than reach
 		 * a page that may change owner or cacheability.
 		 */
 		pvmap_batch_begin();
-		for (i = 0; i < m->npages; i++) {
-			pvmap_pte_clear(&s->window, m->slot + i);
-			pvmap_tlb_flush_local(&s->window, m->slot + i);
+		for (i = 0; i < m.npages; i++) {
+			pvmap_pte_clear(&s->window, m.slot + i);
+			pvmap_tlb_flush_local(&s->window, m.slot + i);
+			pvmap_irq_point();
 		}
 		pvmap_batch_end();
 	}
+	/* Released only now that they are clear: slots, then the entry. */
 	barrier();
-	s->depth--;
-	if (m->slot >= 0)
-		s->top = m->slot;
+	if (m.slot >= 0)
+		WRITE_ONCE(s->top, m.slot);
 	barrier();
+	pvmap_irq_point();
+	WRITE_ONCE(s->depth, depth - 1);
+	barrier();
+	pvmap_irq_point();
 
 	pvmap_count(PVMAP_CNT_UNMAPS);
 	preempt_enable();
@@ -188,6 +231,11 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 	pagefault_enable();
 	preempt_enable();
 	return true;
+
+refuse:
+	pvmap_misuse();
+	preempt_enable();
+	return false;
 }
 
 unsigned int pvmap_slots_live(int cpu)
@@ -203,7 +251,8 @@ unsigned int pvmap_slots_live_ranges(int cpu, unsigned long *va, unsigned int *n
 				     unsigned int max)
 {
 	const struct pvmap_cpu_slots *s = per_cpu_ptr(pvmap_slots, cpu);
-	unsigned int i, n = 0, depth = min_t(unsigned int, READ_ONCE(s->depth), PVMAP_MAX_DEPTH);
+	unsigned int i, n = 0, depth = min_t(unsigned int, READ_ONCE(s->depth),
+					     PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH);
 
 	for (i = 0; i < depth && n < max; i++) {
 		if (s->stack[i].slot < 0)

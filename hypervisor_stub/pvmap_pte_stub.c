@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 
 #include "pvmap_pte.h"
 #include "pvmap_pte_stub.h"
@@ -59,18 +60,25 @@ static void batch_flush(void)
 						    &batch[pvmap_shim_cpu].q);
 }
 
+/* As in the kernel, interrupts do not batch: their updates go at once. */
 void pvmap_batch_begin(void)
 {
-	if (pvmap_pte_stub.batching)
+	if (pvmap_pte_stub.batching && !pvmap_shim_in_irq)
 		batch[pvmap_shim_cpu].active = true;
 }
 
 void pvmap_batch_end(void)
 {
-	if (!batch[pvmap_shim_cpu].active)
+	if (!batch[pvmap_shim_cpu].active || pvmap_shim_in_irq)
 		return;
 	batch_flush();
 	batch[pvmap_shim_cpu].active = false;
+}
+
+/* The PTE as the stub has it, with this CPU's queued updates not yet issued. */
+bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot)
+{
+	return !(pvstub_pte(pvmap_pte_stub.hv, pvmap_window_va(w, slot)) & 1);
 }
 
 static void pte_write(struct pvmap_window *w, unsigned int slot, uint64_t val)
@@ -82,7 +90,7 @@ static void pte_write(struct pvmap_window *w, unsigned int slot, uint64_t val)
 		.val = val,
 	};
 
-	if (!batch[pvmap_shim_cpu].active) {
+	if (!batch[pvmap_shim_cpu].active || pvmap_shim_in_irq) {
 		count_error(pvstub_mmu_update(pvmap_pte_stub.hv, pvmap_shim_cpu, &u, 1, NULL,
 					      DOMID_SELF));
 		return;
@@ -108,7 +116,7 @@ static void mmuext(unsigned int cmd, uint64_t va)
 	struct pvstub_queue *q = &batch[pvmap_shim_cpu].q;
 	struct mmuext_op op = { .cmd = cmd, .arg1.linear_addr = va };
 
-	if (!batch[pvmap_shim_cpu].active) {
+	if (!batch[pvmap_shim_cpu].active || pvmap_shim_in_irq) {
 		count_error(pvstub_mmuext_op(pvmap_pte_stub.hv, pvmap_shim_cpu, &op, 1, NULL,
 					     DOMID_SELF));
 		return;

@@ -11,6 +11,17 @@ unsigned int pvmap_shim_cpu;
 unsigned int pvmap_shim_warnings;
 int pvmap_shim_preempt_count[PVMAP_SHIM_NR_CPUS];
 int pvmap_shim_pagefault_disabled[PVMAP_SHIM_NR_CPUS];
+void (*pvmap_shim_irq_hook)(void);
+bool pvmap_shim_in_irq;
+
+void pvmap_shim_irq_point(void)
+{
+	if (!pvmap_shim_irq_hook || pvmap_shim_in_irq)
+		return;
+	pvmap_shim_in_irq = true;
+	pvmap_shim_irq_hook();
+	pvmap_shim_in_irq = false;
+}
 
 void pvmap_shim_warn(const char *file, int line, const char *fmt, ...)
 {

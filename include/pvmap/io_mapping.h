@@ -20,6 +20,8 @@ struct pvmap_io_mapping;
  * an atomic map takes npages slots from the top, its unmap returns them.
  * At most PVMAP_MAX_DEPTH atomic maps nest on one CPU, and together they
  * use at most PVMAP_SLOTS_PER_CPU pages, which is also the largest range.
+ * Interrupt handlers, tasklets and softirqs may map too, over whatever the
+ * interrupted task holds: they have a few slots and levels of their own.
  * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes use one of
  * PVMAP_POOL_WINDOWS pooled windows; larger ones get a window of their own
  * (not ioremap_wc(), which in 6.1 maps the wrong page above 4 GiB on i386).

@@ -1585,6 +1585,7 @@ static int test_device_permissions(void)
 
 #define SOAK_REGION	(8 * MIB)
 #define SOAK_KERNEL	(64 * MIB)	/* the top of the aperture: in-kernel map stress */
+#define SOAK_IRQ_REGION	MIB		/* just below it: maps from interrupt context */
 
 struct soak_totals {
 	unsigned long long ops, bytes, verified, mismatches, errors;
@@ -1669,19 +1670,23 @@ static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t k
 	_exit(write(out, &t, sizeof(t)) == sizeof(t) ? 0 : 1);
 }
 
-/* pvtest.soak=SECONDS: every vCPU mixes every path; the host checks every region. */
-static int test_soak(void)
+/*
+ * Two workers per vCPU mix every path for @seconds; with @irq, pvmap_selftest
+ * maps from hardirq and softirq context on every vCPU at the same time
+ * (irq_load), in a region of its own just below the top window. The host
+ * checks every region.
+ */
+static int soak_run(long seconds, bool irq)
 {
 	struct soak_totals sum = { 0 };
-	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), workers, fd, p[2];
-	uint64_t usable, seed[8], off[8];
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), workers, fd, p[2], ret = 0;
+	uint64_t usable, seed[8], off[8], irq_seed = random_u64();
+	struct pvmap_stats st;
 	time_t deadline;
 	struct device *d;
-	char arg[32];
+	char res[256];
 	pid_t pid[8];
 
-	if (!guest_cmdline_get("soak", arg, sizeof(arg)))
-		return 1;	/* only in make soak */
 	fd = open_ivshmem(&d);
 	if (fd < 0 || pipe(p))
 		return -1;
@@ -1704,7 +1709,9 @@ static int test_soak(void)
 			return fail("cannot fill region %d", i);
 		free(fill);
 	}
-	deadline = time(NULL) + strtol(arg, NULL, 0);
+	if (irq && pwrite_pattern(fd, usable - SOAK_IRQ_REGION, SOAK_IRQ_REGION, irq_seed, false))
+		return -1;
+	deadline = time(NULL) + seconds;
 	fflush(stdout);
 	for (int i = 0; i < workers; i++) {
 		pid[i] = fork();
@@ -1713,6 +1720,19 @@ static int test_soak(void)
 			soak_worker(fd, i % ncpu, off[i], seed[i],
 				    d->info.aperture_base + usable + i * (SOAK_KERNEL / workers),
 				    SOAK_KERNEL / workers, deadline, p[1]);
+	}
+	if (irq) {
+		char args[96];
+
+		snprintf(args, sizeof(args), "%llx %llx %lx %llx",
+			 (unsigned long long)(usable - SOAK_IRQ_REGION),
+			 (unsigned long long)(SOAK_IRQ_REGION / PAGE), seconds * 1000,
+			 (unsigned long long)irq_seed);
+		if (guest_selftest_args("irq_load", d->info.aperture_base, d->info.aperture_size,
+					args, res, sizeof(res)) || strncmp(res, "ok", 2))
+			ret = fail("irq_load: %s", res);
+		else
+			printf("# irq_load for %ld s: %s\n", seconds, res);
 	}
 	for (int i = 0; i < workers; i++) {
 		struct soak_totals t;
@@ -1733,17 +1753,54 @@ static int test_soak(void)
 		       (unsigned long long)off[i], (unsigned long long)SOAK_REGION,
 		       (unsigned long long)seed[i]);
 	}
+	if (irq)
+		printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
+		       (unsigned long long)(usable - SOAK_IRQ_REGION),
+		       (unsigned long long)SOAK_IRQ_REGION, (unsigned long long)irq_seed);
+	if (read_stats(fd, &st))
+		ret = fail("STATS: %s", strerror(errno));
+	for (unsigned int c = 0; c < st.nr_cpus && c < PVMAP_STATS_MAX_CPUS; c++)
+		if (st.live_slots[c])
+			ret = fail("%u atomic slots still live on CPU %u", st.live_slots[c], c);
 	close(p[0]);
 	close(p[1]);
 	close(fd);
 	guest_unload_module("pvmap_selftest");
-	printf("# soak: %d workers on %d vCPUs for %s s: %llu operations, %llu bytes written, "
+	printf("# soak: %d workers on %d vCPUs for %ld s: %llu operations, %llu bytes written, "
 	       "%llu bytes read back and compared, %llu mismatches, %llu errors; the host checks "
-	       "%llu bytes\n", workers, ncpu, arg, sum.ops, sum.bytes, sum.verified, sum.mismatches,
-	       sum.errors, (unsigned long long)workers * SOAK_REGION);
+	       "%llu bytes\n", workers, ncpu, seconds, sum.ops, sum.bytes, sum.verified,
+	       sum.mismatches, sum.errors,
+	       (unsigned long long)workers * SOAK_REGION + (irq ? SOAK_IRQ_REGION : 0));
 	if (!guest_host_sync("pattern"))
 		return fail("host did not check the regions");
-	return sum.mismatches || sum.errors ? -1 : 0;
+	return sum.mismatches || sum.errors ? -1 : ret;
+}
+
+/* pvtest.soak=SECONDS: every vCPU mixes every path; the host checks every region. */
+static int test_soak(void)
+{
+	char arg[32];
+
+	if (!guest_cmdline_get("soak", arg, sizeof(arg)))
+		return 1;	/* only in make soak */
+	return soak_run(strtol(arg, NULL, 0), false);
+}
+
+/*
+ * pvtest.irqload=SECONDS (make check-full): atomic maps from hardirq and
+ * softirq context (hrtimers at 1 kHz, tasklets) on every vCPU, while tasks
+ * PWRITE, PREAD, mmap and map in the kernel (nested and range maps): every
+ * byte either side wrote is checked, and no slot stays live.
+ */
+static int test_atomic_map_in_irq(void)
+{
+	char arg[32];
+
+	if (!guest_cmdline_get("irqload", arg, sizeof(arg))) {
+		printf("# only with pvtest.irqload=SECONDS (make check-full)\n");
+		return 1;
+	}
+	return soak_run(strtol(arg, NULL, 0), true);
 }
 
 static const struct {
@@ -1788,6 +1845,7 @@ static const struct {
 	{ "kernel_misuse", test_kernel_misuse },
 	{ "device_permissions", test_device_permissions },
 	{ "ioctl_fuzz", test_ioctl_fuzz },
+	{ "atomic_map_in_irq", test_atomic_map_in_irq },
 	{ "soak", test_soak },
 	{ "hot_unplug", test_hot_unplug },
 	{ "unbind_rebind", test_unbind_rebind },

@@ -316,17 +316,138 @@ static int test_trace_replay(void)
 	return ok;
 }
 
+/*
+ * Interrupts landing anywhere in the slot core: at each pvmap_irq_point()
+ * of a task's map+unmap in turn, an "interrupt" maps, writes and unmaps
+ * 1..(64 - task pages) pages of its own. Both sides must reach their own
+ * frames, the interrupt must leave every slot PTE as it found it (so it
+ * never took a slot the task held), and nothing may stay live or warn.
+ */
+#define TASK_PFN	(APERTURE_FIRST + 0x1000)
+#define IRQ_PFN		(APERTURE_FIRST + 0x2000)
+
+static struct {
+	unsigned int target;	/* land at this point (1-based); 0: only count */
+	unsigned int seen;	/* points passed so far */
+	unsigned int npages;	/* the interrupt's map */
+	unsigned int ran;
+	unsigned int wrong;
+	uint64_t slot0;		/* VA of slot 0 on CPU 0 */
+} irq;
+
+/* The frames @vaddr's @npages reach; the number that are not @pfn's. */
+static unsigned int wrong_frames(void *vaddr, unsigned int npages, uint64_t pfn)
+{
+	unsigned int wrong = 0;
+
+	for (unsigned int i = 0; i < npages; i++) {
+		uint64_t frame = 0;
+
+		if (pvstub_access(pvmap_pte_stub.hv, pvmap_shim_cpu,
+				  (uintptr_t)vaddr + i * 4096, true, &frame) || frame != pfn + i)
+			wrong++;
+	}
+	return wrong;
+}
+
+static void irq_body(void)
+{
+	uint64_t before[PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS];
+	void *vaddr;
+
+	if (++irq.seen != irq.target)
+		return;
+	for (unsigned int i = 0; i < PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS; i++)
+		before[i] = pvstub_pte(pvmap_pte_stub.hv, irq.slot0 + i * 4096);
+	vaddr = pvmap_slots_map(IRQ_PFN, irq.npages, __pgprot(PROT_WC), NULL);
+	if (!vaddr) {
+		irq.wrong++;
+		return;
+	}
+	irq.wrong += wrong_frames(vaddr, irq.npages, IRQ_PFN);
+	pvmap_slots_unmap(vaddr, irq.npages);
+	for (unsigned int i = 0; i < PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS; i++)
+		irq.wrong += pvstub_pte(pvmap_pte_stub.hv, irq.slot0 + i * 4096) != before[i];
+	irq.ran++;
+}
+
+/* One task map+unmap of @npages; the frames it reached wrongly (or all). */
+static unsigned int task_map_unmap(unsigned int npages)
+{
+	void *vaddr = pvmap_slots_map(TASK_PFN, npages, __pgprot(PROT_WC), NULL);
+	unsigned int wrong;
+
+	if (!vaddr)
+		return npages;
+	wrong = wrong_frames(vaddr, npages, TASK_PFN);
+	pvmap_slots_unmap(vaddr, npages);
+	return wrong;
+}
+
+static int test_irq_at_every_point(void)
+{
+	static const unsigned int task_sizes[] = { 1, 16, 64 };
+	unsigned int points = 0, landed = 0, bad = 0, stale, warnings = pvmap_shim_warnings;
+	struct pvstub_counts c;
+	void *probe;
+	bool ok;
+
+	if (!core_begin(true, false))
+		return 0;
+	probe = pvmap_slots_map(TASK_PFN, 1, __pgprot(PROT_WC), NULL);
+	irq.slot0 = (uintptr_t)probe;
+	pvmap_slots_unmap(probe, 1);
+	pvmap_shim_irq_hook = irq_body;
+	for (unsigned int t = 0; t < sizeof(task_sizes) / sizeof(task_sizes[0]); t++) {
+		unsigned int task = task_sizes[t], npoints, most;
+
+		irq.target = 0;
+		irq.seen = 0;
+		bad += task_map_unmap(task);
+		npoints = irq.seen;
+		points += npoints;
+		most = PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS - task;
+
+		for (unsigned int n = 1; n <= most && n <= PVMAP_SLOTS_PER_CPU; n++) {
+			for (unsigned int k = 1; k <= npoints; k++) {
+				irq.target = k;
+				irq.seen = 0;
+				irq.npages = n;
+				irq.ran = 0;
+				irq.wrong = 0;
+				if (task_map_unmap(task) || irq.wrong || irq.ran != 1)
+					bad++;
+				landed += irq.ran;
+			}
+		}
+	}
+	pvmap_shim_irq_hook = NULL;
+	stale = revoke_range(TASK_PFN, PVMAP_SLOTS_PER_CPU) +
+		revoke_range(IRQ_PFN, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
+	pvstub_counts(pvmap_pte_stub.hv, &c);
+	printf("# %u interrupt points in task maps of 1, 16 and 64 pages; %u interrupts of "
+	       "1..64 pages (up to 16 when the task holds 64) landed, one at each point; "
+	       "%u cases wrong, %u stale at revoke, "
+	       "%" PRIu64 " violations\n", points, landed, bad, stale, c.violations);
+	ok = landed && !bad && !stale && !c.violations && !pvmap_pte_stub.errors &&
+	     !pvmap_slots_live(0) && !pvmap_shim_preempt_count[0] &&
+	     !pvmap_shim_pagefault_disabled[0] && pvmap_shim_warnings == warnings;
+	core_end();
+	return ok;
+}
+
 int main(void)
 {
 	struct ktap k;
 
-	ktap_begin(&k, "hypervisor-stub", 9);
+	ktap_begin(&k, "hypervisor-stub", 10);
 	ktap_result(&k, test_pwrite_batched(), "pwrite_1mib_batched_2_per_16_pages");
 	ktap_result(&k, test_pwrite_naive(), "pwrite_1mib_naive_3_per_page");
 	ktap_result(&k, test_unmap_without_clear(), "unmap_without_clear_violates");
 	ktap_result(&k, test_clear_without_invlpg(), "clear_without_invlpg_violates");
 	ktap_result(&k, test_refusals(), "refusals");
 	ktap_result(&k, test_core_depth_overflow(), "core_depth_overflow_warns");
+	ktap_result(&k, test_irq_at_every_point(), "irq_map_at_every_point");
 	ktap_result(&k, test_trace_decode(), "trace_decode");
 	ktap_result(&k, test_trace_replay(), "trace_replay");
 	ktap_result(&k, pvstub_create(&(struct pvstub_config){ .nr_vcpus = 0 }) == NULL,

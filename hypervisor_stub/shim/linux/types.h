@@ -31,5 +31,6 @@ typedef uint64_t resource_size_t;	/* as with PAE */
 
 #define barrier()		__asm__ __volatile__("" : : : "memory")
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
 #endif
