@@ -55,7 +55,9 @@ guest-kernels: deps
 	@for k in $(KERNELS); do tools/guest-kernel.sh $$k || exit 1; done
 
 # --- the module, built out of tree for each guest kernel --------------------
-# Sources are copied (mtimes kept) so the kernels do not share objects.
+# Sources are copied (mtimes kept) so the kernels do not share objects; the
+# modules are copied out with fresh mtimes, so that the initramfs follows a
+# change of either.
 modules: $(KERNELS:%=$(B)/%/pvmap.ko)
 
 $(B)/%/pvmap.ko: FORCE | deps
@@ -65,7 +67,7 @@ $(B)/%/pvmap.ko: FORCE | deps
 	@kdir=$(call KERNEL_DIR,$*) && \
 		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
 			CONFIG_PVMAP_SELFTEST=m W=1 KCFLAGS=-Werror modules
-	@cp -p $(B)/$*/guest/pvmap.ko $(B)/$*/guest/pvmap_selftest.ko $(B)/$*/
+	@cp $(B)/$*/guest/pvmap.ko $(B)/$*/guest/pvmap_selftest.ko $(B)/$*/
 
 # --- guest user space (per arch) and initramfs (per kernel) -------------------
 guests: $(KERNELS:%=$(B)/%/initramfs.cpio)

@@ -55,13 +55,15 @@ struct pvmap_io_mapping {
 
 /*
  * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes: a window of
- * PVMAP_POOL_WINDOWS slices, @free counts the idle ones, @busy marks them.
+ * PVMAP_POOL_WINDOWS slices, @free counts the idle ones, @busy marks them,
+ * @unmapping those an unmap is clearing (still busy, no second unmap).
  */
 static struct {
 	struct pvmap_window window;
 	struct semaphore free;
-	spinlock_t lock;	/* protects busy and npages */
+	spinlock_t lock;	/* protects busy, unmapping and npages */
 	unsigned long busy;
+	unsigned long unmapping;
 	unsigned int npages[PVMAP_POOL_WINDOWS];
 } pvmap_pool;
 
@@ -227,16 +229,21 @@ static bool pvmap_pool_unmap(unsigned long va)
 {
 	unsigned long start = pvmap_pool.window.va;
 	unsigned int idx, i, first, npages;
+	bool idle;
 
 	if (va < start || va >= start + PVMAP_POOL_WINDOWS * PVMAP_POOL_WINDOW_SIZE)
 		return false;
 	idx = (va - start) / PVMAP_POOL_WINDOW_SIZE;
 	first = idx * PVMAP_POOL_WINDOW_PAGES;
-	if (WARN(!test_bit(idx, &pvmap_pool.busy), "pvmap: unmap of an idle pool window\n")) {
+	/* Tested and claimed under the lock: of two unmaps, one does the work. */
+	spin_lock(&pvmap_pool.lock);
+	idle = !test_bit(idx, &pvmap_pool.busy) || __test_and_set_bit(idx, &pvmap_pool.unmapping);
+	npages = pvmap_pool.npages[idx];
+	spin_unlock(&pvmap_pool.lock);
+	if (WARN(idle, "pvmap: unmap of an idle pool window\n")) {
 		pvmap_count(PVMAP_CNT_MISUSE);
 		return true;
 	}
-	npages = pvmap_pool.npages[idx];
 
 	preempt_disable();
 	pvmap_batch_begin();
@@ -247,6 +254,7 @@ static bool pvmap_pool_unmap(unsigned long va)
 	pvmap_tlb_flush_all_cpus(&pvmap_pool.window, first, npages);
 
 	spin_lock(&pvmap_pool.lock);
+	__clear_bit(idx, &pvmap_pool.unmapping);
 	__clear_bit(idx, &pvmap_pool.busy);
 	spin_unlock(&pvmap_pool.lock);
 	up(&pvmap_pool.free);

@@ -75,7 +75,9 @@ int pvmap_rw(struct pvmap_io_mapping *m, u64 aperture_size, struct pvmap_rw *rw,
 		return -EINVAL;
 	if (!rw->length)
 		return 0;
-	if (rw->length > ULONG_MAX || !access_ok(ubuf, rw->length))
+	/* On i386 a user_ptr with bits above 31 is no pointer: refuse, do not truncate. */
+	if (rw->length > ULONG_MAX || rw->user_ptr != (unsigned long)rw->user_ptr ||
+	    !access_ok(ubuf, rw->length))
 		return -EFAULT;
 
 	while (done < rw->length) {

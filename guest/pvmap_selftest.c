@@ -211,6 +211,23 @@ static int test_misuse(struct selftest_ctx *ctx)
 	pvmap_io_mapping_unmap((void __iomem *)PAGE_SIZE);	/* never mapped */
 	warns++;
 
+	/* A pool window unmapped twice: the second is refused, the pool intact. */
+	a = pvmap_io_mapping_map_wc(ctx->m, 0, PAGE_SIZE);
+	if (a && ctx->slots) {
+		pvmap_io_mapping_unmap(a);
+		pvmap_io_mapping_unmap(a);
+		warns++;
+	} else if (a) {
+		pvmap_io_mapping_unmap(a);	/* whole-aperture mapping: nothing to refuse */
+	}
+	for (i = 0; i < PVMAP_POOL_WINDOWS; i++)
+		maps[i] = pvmap_io_mapping_map_wc(ctx->m, (u64)i * PAGE_SIZE, PAGE_SIZE);
+	for (i = 0; i < PVMAP_POOL_WINDOWS; i++) {
+		bad += !maps[i];
+		if (maps[i])
+			pvmap_io_mapping_unmap(maps[i]);
+	}
+
 	a = pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
 	b = pvmap_io_mapping_map_atomic_wc(ctx->m, PAGE_SIZE);
 	if (a && b) {
