@@ -10,8 +10,9 @@ packages=(
 	# guest kernels and the module: 6.1 and 6.12 LTS sources; dkms for the package
 	linux-source-6.1 linux-source-6.12 dkms bc flex bison libelf-dev libssl-dev cpio kmod dwarves
 	gcc make xz-utils rsync
-	# guest user space (-m32 -static)
-	gcc-multilib
+	# guest user space (-m32 -static); qemu-i386 runs the 32-bit unit test on
+	# hosts whose kernel cannot execute i386 binaries
+	gcc-multilib qemu-user
 	# QEMU for the guests, python3 for the runner and QMP
 	qemu-system-x86 python3
 	# static checks, the hypervisor stub and its fuzzer
