@@ -3,10 +3,12 @@
  * pvmap-audit: find stale mappings of virtual-GPU apertures in running QEMU
  * guests, from the host, over QMP.
  *
- *   pvmap-audit [--json] [--live FILE] SOCKET [[--live FILE] SOCKET ...]
+ *   pvmap-audit [--json] [--live FILE] [--aperture BASE:SIZE] SOCKET [...]
  *
- * For each guest: the apertures' guest-physical ranges from `info pci`, the
- * vCPUs from `info cpus`, then each vCPU's page tables (`cpu N`, `info tlb`).
+ * For each guest: the apertures' guest-physical ranges from `info pci` (and
+ * each --aperture given for that SOCKET: a range a device held before it
+ * was unplugged, say), the vCPUs from `info cpus`, then each vCPU's page
+ * tables (`info tlb` with that vCPU's cpu-index).
  * Every kernel virtual address that maps an aperture page is compared with
  * what pvmap says is live (--live: the guest's debugfs pvmap/live, for the
  * SOCKET that follows); one that pvmap does not account for is stale.
@@ -40,7 +42,8 @@ struct guest {
 	const char *socket, *live_file;
 	char error[256];
 	struct aperture ap[AUDIT_MAX_APERTURES];
-	int nap, ncpus;
+	struct aperture given[AUDIT_MAX_APERTURES];	/* --aperture */
+	int nap, ngiven, ncpus;
 	struct live_range live[MAX_LIVE];
 	int nlive;
 	struct found found[MAX_FOUND];
@@ -123,13 +126,20 @@ static int qmp_call(struct qmp *q, const char *json, char **out, char *err, size
 	}
 }
 
-static int hmp(struct qmp *q, const char *cmd, char **out, char *err, size_t errlen)
+/*
+ * One human-monitor command, on vCPU @cpu (-1: the monitor's default). Each
+ * human-monitor-command runs in a monitor of its own: a "cpu N" before it
+ * would not carry over, so the vCPU goes in its cpu-index argument.
+ */
+static int hmp(struct qmp *q, const char *cmd, int cpu, char **out, char *err, size_t errlen)
 {
-	char json[256];
+	char json[256], index[32] = "";
 
+	if (cpu >= 0)
+		snprintf(index, sizeof(index), ", \"cpu-index\": %d", cpu);
 	snprintf(json, sizeof(json),
-		 "{\"execute\": \"human-monitor-command\", \"arguments\": {\"command-line\": \"%s\"}}\n",
-		 cmd);
+		 "{\"execute\": \"human-monitor-command\", \"arguments\": {\"command-line\": \"%s\"%s}}\n",
+		 cmd, index);
 	return qmp_call(q, json, out, err, errlen);
 }
 
@@ -203,11 +213,13 @@ static int audit(struct guest *g)
 		goto out;
 	free(text);
 
-	if (hmp(&q, "info pci", &text, g->error, sizeof(g->error)))
+	if (hmp(&q, "info pci", -1, &text, g->error, sizeof(g->error)))
 		goto out;
 	g->nap = parse_info_pci(text, g->ap, AUDIT_MAX_APERTURES);
 	free(text);
-	if (hmp(&q, "info cpus", &text, g->error, sizeof(g->error)))
+	for (int i = 0; i < g->ngiven && g->nap < AUDIT_MAX_APERTURES; i++)
+		g->ap[g->nap++] = g->given[i];
+	if (hmp(&q, "info cpus", -1, &text, g->error, sizeof(g->error)))
 		goto out;
 	g->ncpus = parse_info_cpus(text);
 	free(text);
@@ -217,13 +229,7 @@ static int audit(struct guest *g)
 	}
 
 	for (int cpu = 0; cpu < g->ncpus; cpu++) {
-		char cmd[32];
-
-		snprintf(cmd, sizeof(cmd), "cpu %d", cpu);
-		if (hmp(&q, cmd, &text, g->error, sizeof(g->error)))
-			goto out;
-		free(text);
-		if (hmp(&q, "info tlb", &text, g->error, sizeof(g->error)))
+		if (hmp(&q, "info tlb", cpu, &text, g->error, sizeof(g->error)))
 			goto out;
 		if (strstr(text, "PG disabled") || !strchr(text, ':')) {
 			snprintf(g->error, sizeof(g->error),
@@ -311,10 +317,14 @@ static void report(const struct guest *g, bool json, bool last)
 		printf("  could not audit: %s\n", g->error);
 		return;
 	}
-	for (int a = 0; a < g->nap; a++)
-		printf("  aperture %s BAR%d: %#" PRIx64 "-%#" PRIx64 " (%" PRIu64 " MiB)\n",
-		       g->ap[a].kind, g->ap[a].bar, g->ap[a].start, g->ap[a].end,
-		       (g->ap[a].end - g->ap[a].start + 1) >> 20);
+	for (int a = 0; a < g->nap; a++) {
+		if (g->ap[a].bar < 0)
+			printf("  range given with --aperture");
+		else
+			printf("  aperture %s BAR%d", g->ap[a].kind, g->ap[a].bar);
+		printf(": %#" PRIx64 "-%#" PRIx64 " (%" PRIu64 " MiB)\n", g->ap[a].start,
+		       g->ap[a].end, (g->ap[a].end - g->ap[a].start + 1) >> 20);
+	}
 	for (int i = 0; i < g->nfound; i++) {
 		if (strcmp(g->found[i].kind, "stale"))
 			continue;
@@ -329,7 +339,9 @@ static void report(const struct guest *g, bool json, bool last)
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pvmap-audit [--json] [--live FILE] SOCKET [[--live FILE] SOCKET ...]\n"
+	fprintf(f, "usage: pvmap-audit [--json] [--live FILE] [--aperture BASE:SIZE] SOCKET\n"
+		   "                   [[--live FILE] [--aperture BASE:SIZE] SOCKET ...]\n"
+		   "--live and --aperture (repeatable) apply to the SOCKET that follows them.\n"
 		   "Exit status: 0 clean, 1 stale mappings found, 2 could not audit.\n");
 	return f == stdout ? 0 : 2;
 }
@@ -337,8 +349,9 @@ static int usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct guest *g = calloc(argc, sizeof(*g));
+	struct aperture given[AUDIT_MAX_APERTURES] = { { 0 } };
 	const char *live = NULL;
-	int n = 0, stale = 0, failed = 0;
+	int n = 0, ngiven = 0, stale = 0, failed = 0;
 	bool json = false;
 
 	if (!g)
@@ -352,13 +365,33 @@ int main(int argc, char **argv)
 			if (++i == argc)
 				return usage(stderr);
 			live = argv[i];
+		} else if (!strcmp(argv[i], "--aperture")) {
+			uint64_t base, size;
+			char *end;
+
+			if (++i == argc || ngiven == AUDIT_MAX_APERTURES)
+				return usage(stderr);
+			base = strtoull(argv[i], &end, 0);
+			if (*end != ':')
+				return usage(stderr);
+			size = strtoull(end + 1, &end, 0);
+			if (*end || !size || base + size - 1 < base) {
+				fprintf(stderr, "pvmap-audit: bad aperture %s\n", argv[i]);
+				return usage(stderr);
+			}
+			given[ngiven++] = (struct aperture){
+				.bar = -1, .start = base, .end = base + size - 1, .kind = "given",
+			};
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "pvmap-audit: unknown option %s\n", argv[i]);
 			return usage(stderr);
 		} else {
 			g[n].socket = argv[i];
 			g[n].live_file = live;
+			memcpy(g[n].given, given, sizeof(given));
+			g[n].ngiven = ngiven;
 			live = NULL;
+			ngiven = 0;
 			n++;
 		}
 	}
