@@ -55,14 +55,13 @@ static inline void pvmap_count(enum pvmap_counter c)
 #define pvmap_irq_point()	do { } while (0)
 #endif
 
-/* hazard_demo=1: unmap leaves PTEs and TLB entries behind (see pvmap_slots.c). */
-extern bool pvmap_hazard_demo;
-
 int pvmap_slots_init(void);
 void pvmap_slots_exit(void);
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
 			      void __iomem *whole);
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages);
+struct pvmap_window;
+const struct pvmap_window *pvmap_slots_window(int cpu);
 unsigned int pvmap_slots_live(int cpu);
 unsigned int pvmap_slots_live_ranges(int cpu, unsigned long *va, unsigned int *npages,
 				     unsigned int max);
@@ -75,6 +74,7 @@ void pvmap_stats_read(struct pvmap_stats *stats);
 struct seq_file;
 void pvmap_trace_show(struct seq_file *s);
 void pvmap_live_show(struct seq_file *s);
+void pvmap_windows_show(struct seq_file *s);
 void pvmap_trace_clear(void);
 
 struct pvmap_io_mapping;

@@ -17,6 +17,8 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <asm/iomap.h>
+#include <asm/memtype.h>
 
 #include <pvmap/io_mapping.h>
 
@@ -28,18 +30,14 @@ module_param(hygiene, bool, 0444);
 MODULE_PARM_DESC(hygiene,
 		 "x86_64: map through per-CPU slots with clear-on-unmap instead of one whole-aperture mapping (i386 always does)");
 
-bool pvmap_hazard_demo;
-module_param_named(hazard_demo, pvmap_hazard_demo, bool, 0400);
-MODULE_PARM_DESC(hazard_demo,
-		 "DANGEROUS, for demonstrations only: unmap leaves the PTE and TLB entry in place, as code before clear-on-unmap did");
-
 #define PVMAP_POOL_WINDOW_PAGES	(PVMAP_POOL_WINDOW_SIZE / PAGE_SIZE)
 
 /**
  * struct pvmap_io_mapping - one aperture
  * @base: guest-physical base
  * @size: size in bytes
- * @prot: write-combining kernel protection for its pages
+ * @prot: kernel protection for its pages, with the memory type the kernel
+ *	granted (write-combining unless an earlier reservation said otherwise)
  * @wc_cookie: arch_phys_wc_add()'s handle
  * @whole: the whole aperture mapped, on x86_64 without hygiene; else NULL
  * @link: on pvmap_whole_list while @whole is set
@@ -101,9 +99,48 @@ static bool pvmap_range_ok(const struct pvmap_io_mapping *m, u64 offset, u64 siz
 	return m && size && offset < m->size && size <= m->size - offset;
 }
 
+/*
+ * The protection of an aperture's pages, with the memory type the kernel
+ * granted its reservation: memtype_reserve() gives a range that overlaps
+ * an earlier reservation that one's type rather than failing (a UC-
+ * ioremap() of part of it, say), and arch_io_reserve_memtype_wc() does not
+ * say which. A one-page reservation nested in ours gets the same answer
+ * and shows it: WC PTEs over a UC- reservation would be the very PAT alias
+ * the reservation exists to prevent.
+ */
+static int pvmap_granted_prot(resource_size_t base, pgprot_t *prot)
+{
+#ifdef CONFIG_X86_32
+	/* As mainline's io_mapping_init_wc(); ioremap() truncates above 4 GiB here. */
+	int ret = iomap_create_wc(base, PAGE_SIZE, prot);
+
+	if (ret)
+		return ret;
+	iomap_free(base, PAGE_SIZE);
+	return 0;
+#else
+	void __iomem *probe = ioremap_wc(base, PAGE_SIZE);
+	unsigned int level;
+	pte_t *ptep;
+	int ret = 0;
+
+	if (!probe)
+		return -ENOMEM;
+	ptep = lookup_address((unsigned long)probe, &level);
+	if (ptep && level == PG_LEVEL_4K)
+		*prot = __pgprot((pgprot_val(PAGE_KERNEL) & ~_PAGE_CACHE_MASK) |
+				 (pte_flags(*ptep) & _PAGE_CACHE_MASK));
+	else
+		ret = -EFAULT;
+	iounmap(probe);
+	return ret;
+#endif
+}
+
 struct pvmap_io_mapping *pvmap_io_mapping_create_wc(resource_size_t base, u64 size)
 {
 	struct pvmap_io_mapping *m;
+	pgprot_t prot;
 	int ret;
 
 	if (!size || !PAGE_ALIGNED(base) || size & (PAGE_SIZE - 1))
@@ -113,15 +150,22 @@ struct pvmap_io_mapping *pvmap_io_mapping_create_wc(resource_size_t base, u64 si
 		return ERR_PTR(-ENOMEM);
 	m->base = base;
 	m->size = size;
-	m->prot = pvmap_prot_supported(pgprot_writecombine(PAGE_KERNEL));
 	INIT_LIST_HEAD(&m->link);
 
 	ret = arch_io_reserve_memtype_wc(base, size);
 	if (ret)
 		goto err_free;
-	m->wc_cookie = arch_phys_wc_add(base, size);
+	ret = pvmap_granted_prot(base, &prot);
+	if (ret)
+		goto err_memtype;
+	m->prot = pvmap_prot_supported(prot);
+	/* An MTRR where there is no PAT; arch_phys_wc_add() takes unsigned longs. */
+	if (pvmap_io_mapping_is_wc(m) &&
+	    (IS_ENABLED(CONFIG_64BIT) || !upper_32_bits(base + size - 1)))
+		m->wc_cookie = arch_phys_wc_add(base, size);
 
 	if (IS_ENABLED(CONFIG_64BIT) && !hygiene) {
+		/* ioremap_wc() grants the same type again: no alias */
 		m->whole = ioremap_wc(base, size);
 		if (!m->whole) {
 			ret = -ENOMEM;
@@ -163,6 +207,19 @@ bool pvmap_io_mapping_clears_on_unmap(const struct pvmap_io_mapping *m)
 	return !m->whole;
 }
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_clears_on_unmap);
+
+pgprot_t pvmap_io_mapping_prot(const struct pvmap_io_mapping *m)
+{
+	return m->prot;
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_prot);
+
+bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *m)
+{
+	return pat_enabled() && (pgprot_val(m->prot) & _PAGE_CACHE_MASK) ==
+				cachemode2protval(_PAGE_CACHE_MODE_WC);
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_is_wc);
 
 void __iomem *pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *m,
 						   u64 offset, unsigned int npages)
@@ -435,12 +492,26 @@ void pvmap_live_show(struct seq_file *s)
 	spin_unlock(&pvmap_whole_lock);
 }
 
+/*
+ * The windows whose PTEs pvmap owns, live or not, as "VA NPAGES KIND"
+ * lines: each CPU's atomic slots and the sleepable pool (large sleepable
+ * maps are in pvmap/live while they exist). For tests that read across them.
+ */
+void pvmap_windows_show(struct seq_file *s)
+{
+	const struct pvmap_window *w;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		w = pvmap_slots_window(cpu);
+		seq_printf(s, "%lx %u slots-cpu%d\n", w->va, w->npages, cpu);
+	}
+	seq_printf(s, "%lx %u pool\n", pvmap_pool.window.va, pvmap_pool.window.npages);
+}
+
 int pvmap_io_mapping_init(void)
 {
 	int ret;
-
-	if (pvmap_hazard_demo)
-		pr_warn("pvmap: HAZARD DEMO MODE: unmap leaves PTEs and TLB entries in place; stale pointers will reach pages that change owner. Never use outside a demonstration.\n");
 
 	pvmap_counters = alloc_percpu(struct pvmap_counters);
 	if (!pvmap_counters)

@@ -8,6 +8,10 @@
  * aperture ranges into user space, INFO and STATS. The BAR is claimed but
  * never mapped whole on a 32-bit guest: it does not fit in the kernel's
  * address space, which is the problem the io_mapping engine solves.
+ *
+ * User mappings are filled at fault time and live in one address space per
+ * device (an inode of pvmap's own, as DRM's drm_dev_unplug() relies on), so
+ * that unbind can zap every process's PTEs before the BAR is released.
  */
 
 #include <linux/debugfs.h>
@@ -18,12 +22,14 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
+#include <linux/mount.h>
 #include <linux/pci.h>
+#include <linux/pseudo_fs.h>
 #include <linux/rwsem.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <asm/memtype.h>
 
 #include <pvmap/io_mapping.h>
 #include <pvmap/kind.h>
@@ -53,11 +59,16 @@ static_assert(sizeof(struct pvmap_info) == 48);
  * struct pvmap_device - one bound aperture
  * @pdev: the PCI device; NULL once unbound (checked under @lock or @mmap_lock)
  * @lock: held for reading by ioctls, for writing by unbind
- * @mmap_lock: serialises mmap with unbind. mmap runs under the mm's
- *	mmap_lock, which ioctls take inside @lock when they fault, so mmap
- *	must not take @lock
+ * @mmap_lock: held for reading by mmap and by faults on user mappings, for
+ *	writing by unbind. Both run under the mm's mmap_lock, which ioctls
+ *	take inside @lock when they fault, so they must not take @lock
  * @ref: one reference for the binding, one per open file
  * @misc: the /dev/pvmapN character device
+ * @inode: owns the address space of every user mapping of the aperture,
+ *	whichever device node was opened: unbind zaps them all through it
+ * @cache_bits: the PTE cache bits of the memory type the kernel granted the
+ *	aperture (write-combining unless it was reserved otherwise), for
+ *	user mappings as for the io_mapping's
  * @iomap: the aperture's io_mapping
  * @debugfs: this device's debugfs directory
  * @id: N of pvmapN
@@ -70,9 +81,11 @@ static_assert(sizeof(struct pvmap_info) == 48);
 struct pvmap_device {
 	struct pci_dev *pdev;
 	struct rw_semaphore lock;
-	struct mutex mmap_lock;	/* see @mmap_lock above */
+	struct rw_semaphore mmap_lock;	/* see @mmap_lock above */
 	struct kref ref;
 	struct miscdevice misc;
+	struct inode *inode;
+	pgprotval_t cache_bits;
 	struct pvmap_io_mapping *iomap;
 	struct dentry *debugfs;
 	int id;
@@ -86,10 +99,32 @@ struct pvmap_device {
 static DEFINE_IDA(pvmap_ida);
 static struct dentry *pvmap_debugfs_root;
 
+/*
+ * An internal mount whose inodes give each device one address space for
+ * its user mappings (DRM's drm_fs_inode_new() does the same). Mounted for
+ * the module's lifetime: no owner, or the mount would pin the module;
+ * virtio_balloon's balloon_fs is the model.
+ */
+#define PVMAP_FS_MAGIC	0x70766d70	/* "pvmp" */
+
+static struct vfsmount *pvmap_fs_mnt;
+
+static int pvmap_fs_init_fs_context(struct fs_context *fc)
+{
+	return init_pseudo(fc, PVMAP_FS_MAGIC) ? 0 : -ENOMEM;
+}
+
+static struct file_system_type pvmap_fs_type = {
+	.name = "pvmap",
+	.init_fs_context = pvmap_fs_init_fs_context,
+	.kill_sb = kill_anon_super,
+};
+
 static void pvmap_device_release(struct kref *ref)
 {
 	struct pvmap_device *pvdev = container_of(ref, struct pvmap_device, ref);
 
+	iput(pvdev->inode);
 	ida_free(&pvmap_ida, pvdev->id);
 	kfree(pvdev);
 }
@@ -128,6 +163,8 @@ static void pvmap_fill_info(struct pvmap_device *pvdev, struct pvmap_info *info)
 	info->bar = pvdev->bar;
 	if (pvmap_io_mapping_clears_on_unmap(pvdev->iomap))
 		info->flags |= PVMAP_INFO_F_CLEARS_ON_UNMAP;
+	if (pvmap_io_mapping_is_wc(pvdev->iomap))
+		info->flags |= PVMAP_INFO_F_WRITE_COMBINING;
 	strscpy(info->pci_name, pci_name(pvdev->pdev), sizeof(info->pci_name));
 }
 
@@ -139,6 +176,8 @@ static int pvmap_open(struct inode *inode, struct file *file)
 	/* misc_open() holds misc_mtx, so unbind cannot have dropped @ref yet. */
 	kref_get(&pvdev->ref);
 	file->private_data = pvdev;
+	/* one address space for all the device's user mappings, whatever the node */
+	file->f_mapping = pvdev->inode->i_mapping;
 	/* mmap offsets reach 4 GiB and more: past ULONG_MAX on i386. */
 	pvmap_file_unsigned_offset(file);
 	return 0;
@@ -217,33 +256,61 @@ out:
 }
 
 /*
- * Map [file offset, + length) of the aperture into user space,
- * write-combining. The PTEs are the device's pfns, never struct pages.
+ * A page of a user mapping, at its first access: the aperture's pfn, with
+ * the memory type the kernel granted it. Once the device is gone a fault
+ * gets SIGBUS; unbind zaps the PTEs made before under @mmap_lock, so none
+ * made here can outlive the BAR.
+ */
+static vm_fault_t pvmap_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct pvmap_device *pvdev = vma->vm_private_data;
+	/* vm_pgoff << PAGE_SHIFT in 64 bits: on i386 unsigned long would wrap. */
+	u64 offset = (u64)vmf->pgoff << PAGE_SHIFT;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	down_read(&pvdev->mmap_lock);
+	if (pvdev->pdev && offset < pvdev->size)
+		ret = vmf_insert_pfn_prot(vma, vmf->address, (pvdev->base + offset) >> PAGE_SHIFT,
+					  vma->vm_page_prot);
+	up_read(&pvdev->mmap_lock);
+	return ret;
+}
+
+static const struct vm_operations_struct pvmap_vm_ops = {
+	.fault = pvmap_vm_fault,
+};
+
+/*
+ * Map [file offset, + length) of the aperture into user space; the PTEs
+ * come at fault time. They are the device's pfns, never struct pages, so
+ * only shared mappings: there is nothing to copy on write.
  */
 static int pvmap_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct pvmap_device *pvdev = file->private_data;
 	unsigned long len = vma->vm_end - vma->vm_start;
 	u64 offset;
-	int ret;
+	int ret = 0;
 
-	mutex_lock(&pvdev->mmap_lock);
+	down_read(&pvdev->mmap_lock);
 	if (!pvdev->pdev) {
 		ret = -ENODEV;
 		goto out;
 	}
-	/* vm_pgoff << PAGE_SHIFT in 64 bits: on i386 unsigned long would wrap. */
 	offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	if (offset >= pvdev->size || len > pvdev->size - offset) {
+	if (!(vma->vm_flags & VM_SHARED) || offset >= pvdev->size ||
+	    len > pvdev->size - offset) {
 		ret = -EINVAL;
 		goto out;
 	}
 	vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
-	vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-	ret = io_remap_pfn_range(vma, vma->vm_start, (pvdev->base + offset) >> PAGE_SHIFT,
-				 len, vma->vm_page_prot);
+	vma->vm_page_prot = __pgprot((pgprot_val(vma->vm_page_prot) & ~_PAGE_CACHE_MASK) |
+				     pvdev->cache_bits);
+	vma->vm_private_data = pvdev;
+	vma->vm_ops = &pvmap_vm_ops;
 out:
-	mutex_unlock(&pvdev->mmap_lock);
+	up_read(&pvdev->mmap_lock);
 	return ret;
 }
 
@@ -332,6 +399,13 @@ static int pvmap_debugfs_live_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_live);
 
+static int pvmap_debugfs_windows_show(struct seq_file *s, void *unused)
+{
+	pvmap_windows_show(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_windows);
+
 /* Any write empties the ring. */
 static ssize_t pvmap_debugfs_trace_write(struct file *file, const char __user *buf,
 					 size_t len, loff_t *ppos)
@@ -368,15 +442,21 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!pvdev)
 		return -ENOMEM;
 	init_rwsem(&pvdev->lock);
-	mutex_init(&pvdev->mmap_lock);
+	init_rwsem(&pvdev->mmap_lock);
 	kref_init(&pvdev->ref);
 	pvdev->pdev = pdev;
 	pvdev->kind = id->driver_data;
 
+	pvdev->inode = alloc_anon_inode(pvmap_fs_mnt->mnt_sb);
+	if (IS_ERR(pvdev->inode)) {
+		ret = PTR_ERR(pvdev->inode);
+		dev_err(dev, "cannot make the address space of user mappings: %d\n", ret);
+		goto err_free;
+	}
 	pvdev->id = ida_alloc(&pvmap_ida, GFP_KERNEL);
 	if (pvdev->id < 0) {
 		ret = pvdev->id;
-		goto err_free;
+		goto err_free_inode;
 	}
 	snprintf(pvdev->name, sizeof(pvdev->name), PVMAP_DRV_NAME "%d", pvdev->id);
 
@@ -409,6 +489,10 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_err(dev, "cannot set up the aperture's io_mapping: %d\n", ret);
 		goto err_free_id;
 	}
+	pvdev->cache_bits = pgprot_val(pvmap_io_mapping_prot(pvdev->iomap)) & _PAGE_CACHE_MASK;
+	if (!pvmap_io_mapping_is_wc(pvdev->iomap))
+		dev_warn(dev, "not write-combining (%s): maps use the type the kernel granted\n",
+			 pat_enabled() ? "already reserved with another memory type" : "no PAT");
 
 	pvdev->misc.minor = MISC_DYNAMIC_MINOR;
 	pvdev->misc.name = pvdev->name;
@@ -432,6 +516,8 @@ err_free_iomap:
 	pvmap_io_mapping_free(pvdev->iomap);
 err_free_id:
 	ida_free(&pvmap_ida, pvdev->id);
+err_free_inode:
+	iput(pvdev->inode);
 err_free:
 	kfree(pvdev);
 	return ret;
@@ -447,9 +533,12 @@ static void pvmap_remove(struct pci_dev *pdev)
 
 	/* Waits for PWRITE/PREAD in flight; later calls see -ENODEV. */
 	down_write(&pvdev->lock);
-	mutex_lock(&pvdev->mmap_lock);
+	/* Later mmaps get -ENODEV, later faults SIGBUS ... */
+	down_write(&pvdev->mmap_lock);
 	pvdev->pdev = NULL;
-	mutex_unlock(&pvdev->mmap_lock);
+	up_write(&pvdev->mmap_lock);
+	/* ... and every PTE of a user mapping goes before the BAR is released. */
+	unmap_mapping_range(pvdev->inode->i_mapping, 0, 0, 1);
 	pvmap_io_mapping_free(pvdev->iomap);
 	pvdev->iomap = NULL;
 	up_write(&pvdev->lock);
@@ -483,6 +572,11 @@ static int __init pvmap_init(void)
 	ret = pvmap_io_mapping_init();
 	if (ret)
 		return ret;
+	pvmap_fs_mnt = kern_mount(&pvmap_fs_type);
+	if (IS_ERR(pvmap_fs_mnt)) {
+		ret = PTR_ERR(pvmap_fs_mnt);
+		goto err_io_mapping;
+	}
 	pvmap_debugfs_root = debugfs_create_dir(PVMAP_DRV_NAME, NULL);
 	debugfs_create_file("stats", 0400, pvmap_debugfs_root, NULL,
 			    &pvmap_debugfs_stats_fops);
@@ -490,19 +584,28 @@ static int __init pvmap_init(void)
 			    &pvmap_debugfs_trace_fops);
 	debugfs_create_file("live", 0400, pvmap_debugfs_root, NULL,
 			    &pvmap_debugfs_live_fops);
+	debugfs_create_file("windows", 0400, pvmap_debugfs_root, NULL,
+			    &pvmap_debugfs_windows_fops);
 	ret = pci_register_driver(&pvmap_pci_driver);
-	if (ret) {
-		debugfs_remove_recursive(pvmap_debugfs_root);
-		pvmap_io_mapping_exit();
-	}
+	if (ret)
+		goto err_debugfs;
+	return 0;
+
+err_debugfs:
+	debugfs_remove_recursive(pvmap_debugfs_root);
+	kern_unmount(pvmap_fs_mnt);
+err_io_mapping:
+	pvmap_io_mapping_exit();
 	return ret;
 }
 module_init(pvmap_init);
 
+/* Open files and user mappings hold the module: every device's inode is gone. */
 static void __exit pvmap_exit(void)
 {
 	pci_unregister_driver(&pvmap_pci_driver);
 	debugfs_remove_recursive(pvmap_debugfs_root);
+	kern_unmount(pvmap_fs_mnt);
 	pvmap_io_mapping_exit();
 }
 module_exit(pvmap_exit);

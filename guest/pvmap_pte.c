@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The PTE layer on a Linux guest (see pvmap_pte.h). The primitives are the
+ * The PTE layer on a Linux guest (see pvmap_pte.h). Exported in the
+ * PVMAP_PTE namespace for pvmap_selftest's hazard demonstration only: it
+ * builds its pre-clear-on-unmap engine here, outside pvmap.ko.
+ * The primitives are the
  * kernel's own: on a paravirtualised MMU they are pv_ops calls, and inside
  * arch_enter/leave_lazy_mmu_mode() a run of them becomes one multicall.
  * TLB invalidation is local (invlpg) because atomic slots are per CPU and
- * used with preemption disabled; only pooled sleepable windows, which a
- * migrating task may have touched from any CPU, are flushed everywhere.
+ * used with preemption disabled, so in one address space; only sleepable
+ * windows, which a task may have touched from any CPU and under any
+ * address space it ran in, are flushed everywhere, in every PCID.
  */
 
 #include <linux/hardirq.h>
@@ -117,6 +121,8 @@ pgprot_t pvmap_prot_supported(pgprot_t prot)
  * builds the page tables, then take over its PTEs. Modules cannot reserve
  * bare virtual space (get_vm_area() is not exported); this is the same
  * effect, and the PTEs are restored before vunmap() gives the space back.
+ * VM_IOREMAP tells vread() (/proc/kcore) that the area maps I/O memory: it
+ * reads zeros there instead of taking an aperture pfn for a RAM page.
  */
 int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 {
@@ -135,7 +141,7 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 	for (i = 0; i < npages; i++)
 		pages[i] = filler;
 
-	w->area = vmap(pages, npages, VM_MAP, pvmap_prot_supported(PAGE_KERNEL));
+	w->area = vmap(pages, npages, VM_MAP | VM_IOREMAP, pvmap_prot_supported(PAGE_KERNEL));
 	if (!w->area)
 		goto err_free;
 	w->va = (unsigned long)w->area;
@@ -172,6 +178,7 @@ err_free:
 	memset(w, 0, sizeof(*w));
 	return ret;
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_window_create, PVMAP_PTE);
 
 void pvmap_window_destroy(struct pvmap_window *w)
 {
@@ -189,6 +196,7 @@ void pvmap_window_destroy(struct pvmap_window *w)
 	kfree(w->ptes);
 	memset(w, 0, sizeof(*w));
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_window_destroy, PVMAP_PTE);
 
 /*
  * Lazy-MMU sections do not nest (Xen BUG()s), and an interrupt may arrive
@@ -220,6 +228,7 @@ void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
 	pvmap_count(PVMAP_CNT_PTE_WRITES);
 	pvmap_trace(PVMAP_TRACE_SET, pvmap_window_va(w, slot), pte_val(pte));
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_pte_set, PVMAP_PTE);
 
 /* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
 void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
@@ -228,6 +237,7 @@ void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
 	pvmap_count(PVMAP_CNT_PTE_WRITES);
 	pvmap_trace(PVMAP_TRACE_CLEAR, pvmap_window_va(w, slot), 0);
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_pte_clear, PVMAP_PTE);
 
 bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot)
 {
@@ -240,21 +250,42 @@ void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 	pvmap_count(PVMAP_CNT_LOCAL_FLUSHES);
 	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_tlb_flush_local, PVMAP_PTE);
 
 struct pvmap_flush_range {
 	unsigned long start;
 	unsigned int npages;
 };
 
+/*
+ * Whether an invlpg on this CPU can miss translations of other address
+ * spaces: with page-table isolation kernel PTEs are not global, and with
+ * PCIDs the TLB keeps those of the last few address spaces the CPU ran.
+ * The kernel's flush_tlb_one_kernel() has them flushed at their next
+ * switch through a per-CPU flag that modules cannot reach, and the kernel
+ * PCIDs are not exported either: pvmap flushes the whole TLB instead, as
+ * the kernel's own flush of a kernel range of more than a few pages does.
+ */
+static bool pvmap_tlb_other_pcids(void)
+{
+	return IS_ENABLED(CONFIG_X86_64) && static_cpu_has(X86_FEATURE_PTI) &&
+	       static_cpu_has(X86_FEATURE_PCID);
+}
+
 static void pvmap_flush_range_here(void *info)
 {
 	const struct pvmap_flush_range *r = info;
 	unsigned int i;
 
+	if (pvmap_tlb_other_pcids()) {
+		__flush_tlb_all();
+		return;
+	}
 	for (i = 0; i < r->npages; i++)
 		__flush_tlb_one_user(r->start + i * PAGE_SIZE);
 }
 
+/* Sleepable windows: the holder may have run on any CPU, in any address space. */
 void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 			      unsigned int npages)
 {
@@ -267,3 +298,4 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 	pvmap_count_add(PVMAP_CNT_REMOTE_FLUSHES, npages);
 	pvmap_trace(PVMAP_TRACE_FLUSH_ALL, r.start, npages);
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_tlb_flush_all_cpus, PVMAP_PTE);

@@ -35,11 +35,15 @@
  * @vaddr: the page address returned for it
  * @npages: its pages
  * @slot: its first slot, or -1 when it points into a whole-aperture mapping
+ * @released: unmapped while maps above it were live (a misuse): it gave
+ *	back its preemption and page-fault state then, and its slots are
+ *	cleared and popped with the map above it
  */
 struct pvmap_live_map {
 	unsigned long vaddr;
 	unsigned int npages;
 	int slot;
+	bool released;
 };
 
 /**
@@ -135,11 +139,8 @@ void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
 		WRITE_ONCE(s->top, top + npages);
 		barrier();
 		pvmap_irq_point();
-		/*
-		 * A free slot's PTE is clear (but in the hazard demonstration):
-		 * anything else is a bug, and the slot is not used.
-		 */
-		for (i = 0; i < npages && !pvmap_hazard_demo; i++) {
+		/* A free slot's PTE is clear: anything else is a bug, and the slot is not used. */
+		for (i = 0; i < npages; i++) {
 			if (WARN(!pvmap_pte_is_clear(&s->window, slot + i),
 				 "pvmap: free slot %d of this CPU has a live PTE\n", slot + i)) {
 				WRITE_ONCE(s->top, top);
@@ -175,67 +176,113 @@ refuse:
 	return NULL;
 }
 
+/* Clear and flush @m's slots on this CPU, so that a stale pointer faults. */
+static void pvmap_slots_clear(struct pvmap_cpu_slots *s, const struct pvmap_live_map *m)
+{
+	unsigned int i;
+
+	if (m->slot < 0)
+		return;
+	pvmap_batch_begin();
+	for (i = 0; i < m->npages; i++) {
+		pvmap_pte_clear(&s->window, m->slot + i);
+		pvmap_tlb_flush_local(&s->window, m->slot + i);
+		pvmap_irq_point();
+	}
+	pvmap_batch_end();
+}
+
 /*
- * Release the innermost map if @vaddr lies in its first page and @npages
- * (0: any) matches; otherwise WARN once and change nothing, so a misused
- * unmap can never clear a PTE that another live map still uses.
+ * Pop the innermost of the @depth live maps, then every map below it that
+ * was unmapped out of order, each cleared before its slots are released.
+ */
+static void pvmap_slots_pop(struct pvmap_cpu_slots *s, unsigned int depth)
+{
+	struct pvmap_live_map m;
+
+	do {
+		/* Copied out: once released, an interrupt may reuse the entry. */
+		m = s->stack[depth - 1];
+		pvmap_irq_point();
+		pvmap_slots_clear(s, &m);
+		/* Released only now that they are clear: slots, then the entry. */
+		barrier();
+		if (m.slot >= 0)
+			WRITE_ONCE(s->top, m.slot);
+		barrier();
+		pvmap_irq_point();
+		WRITE_ONCE(s->depth, --depth);
+		barrier();
+		pvmap_irq_point();
+		pvmap_count(PVMAP_CNT_UNMAPS);
+	} while (depth && READ_ONCE(s->stack[depth - 1].released));
+}
+
+/* The innermost live, not yet released map whose first page is @page, or @depth. */
+static unsigned int pvmap_slots_find(const struct pvmap_cpu_slots *s, unsigned int depth,
+				     unsigned long page)
+{
+	unsigned int i;
+
+	for (i = depth; i--; )
+		if (s->stack[i].vaddr == page && !s->stack[i].released)
+			return i;
+	return depth;
+}
+
+/*
+ * Release the map whose first page holds @vaddr. Each unmap gives back the
+ * preemption and page-fault state of the map it names, as mainline's does,
+ * but a misused one never clears a PTE another live map still uses:
+ * - the innermost map with the wrong @npages (0: any) is released whole,
+ *   with one WARN;
+ * - a map below the innermost is released with one WARN: its slots stay
+ *   mapped, under the maps above it (which keep preemption off), and are
+ *   cleared and popped together with the one above it;
+ * - an address no live map on this CPU returned changes nothing (one WARN).
+ * Return: false when the unmap was a misuse.
  */
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 {
 	unsigned long page = (unsigned long)vaddr & PAGE_MASK;
 	struct pvmap_cpu_slots *s;
-	struct pvmap_live_map m;
 	unsigned int depth, i;
+	bool ok = true;
 
 	/* Our own, for an unbalanced call made with preemption enabled. */
 	preempt_disable();
 	s = this_cpu_ptr(pvmap_slots);
 	pvmap_irq_point();
 	depth = READ_ONCE(s->depth);
-	if (WARN(!depth, "pvmap: unmap without a live atomic map\n"))
-		goto refuse;
-	/* Copied out: once released, an interrupt may reuse the entry. */
-	m = s->stack[depth - 1];
-	pvmap_irq_point();
-	if (WARN(page != m.vaddr || (npages && npages != m.npages),
-		 "pvmap: unmap does not match the innermost atomic map\n"))
-		goto refuse;
-
-	/* The opt-in demonstration of what clear-on-unmap prevents. */
-	if (m.slot >= 0 && !pvmap_hazard_demo) {
-		/*
-		 * Clear-on-unmap: a stale pointer must fault rather than reach
-		 * a page that may change owner or cacheability.
-		 */
-		pvmap_batch_begin();
-		for (i = 0; i < m.npages; i++) {
-			pvmap_pte_clear(&s->window, m.slot + i);
-			pvmap_tlb_flush_local(&s->window, m.slot + i);
-			pvmap_irq_point();
-		}
-		pvmap_batch_end();
+	i = pvmap_slots_find(s, depth, page);
+	if (i == depth) {
+		WARN(1, depth ? "pvmap: unmap of an address no live atomic map returned\n" :
+			"pvmap: unmap without a live atomic map\n");
+		pvmap_misuse();
+		preempt_enable();
+		return false;
 	}
-	/* Released only now that they are clear: slots, then the entry. */
-	barrier();
-	if (m.slot >= 0)
-		WRITE_ONCE(s->top, m.slot);
-	barrier();
-	pvmap_irq_point();
-	WRITE_ONCE(s->depth, depth - 1);
-	barrier();
-	pvmap_irq_point();
-
-	pvmap_count(PVMAP_CNT_UNMAPS);
+	if (i + 1 < depth) {
+		ok = !WARN(1, "pvmap: unmap of an atomic map that is not the innermost\n");
+		WRITE_ONCE(s->stack[i].released, true);
+	} else {
+		ok = !WARN(npages && npages != s->stack[i].npages,
+			   "pvmap: unmap of %u pages, the innermost atomic map has %u\n",
+			   npages, s->stack[i].npages);
+		pvmap_slots_pop(s, depth);
+	}
+	if (!ok)
+		pvmap_misuse();
 	preempt_enable();
 	/* The map's. */
 	pagefault_enable();
 	preempt_enable();
-	return true;
+	return ok;
+}
 
-refuse:
-	pvmap_misuse();
-	preempt_enable();
-	return false;
+const struct pvmap_window *pvmap_slots_window(int cpu)
+{
+	return &per_cpu_ptr(pvmap_slots, cpu)->window;
 }
 
 unsigned int pvmap_slots_live(int cpu)

@@ -9,6 +9,7 @@
 #ifndef PVMAP_IO_MAPPING_H
 #define PVMAP_IO_MAPPING_H
 
+#include <linux/pgtable.h>
 #include <linux/types.h>
 
 struct pvmap_io_mapping;
@@ -36,8 +37,12 @@ struct pvmap_io_mapping;
  * @base: guest-physical base address, page-aligned
  * @size: size in bytes, a non-zero multiple of the page size
  *
- * Reserves the write-combining memory type of the range once. On x86_64
- * without the module's hygiene parameter it also maps the whole range.
+ * Reserves the write-combining memory type of the range once. When part
+ * of the range already holds a reservation of another type (an uncached
+ * ioremap() of a register in it, say), the kernel grants that type to the
+ * whole range instead, and every map of it uses that type, never WC over
+ * it: pvmap_io_mapping_is_wc() tells. On x86_64 without the module's
+ * hygiene parameter it also maps the whole range.
  *
  * Context: process context, may sleep.
  * Return: the mapping, or an ERR_PTR() on failure.
@@ -64,6 +69,27 @@ void pvmap_io_mapping_free(struct pvmap_io_mapping *mapping);
 bool pvmap_io_mapping_clears_on_unmap(const struct pvmap_io_mapping *mapping);
 
 /**
+ * pvmap_io_mapping_prot() - the page protection of every map of @mapping
+ * @mapping: the mapping
+ *
+ * Context: any.
+ * Return: the kernel page protection its maps' PTEs carry: the memory
+ * type the kernel granted the aperture, in this CPU's PAT encoding.
+ */
+pgprot_t pvmap_io_mapping_prot(const struct pvmap_io_mapping *mapping);
+
+/**
+ * pvmap_io_mapping_is_wc() - whether the kernel granted write-combining
+ * @mapping: the mapping
+ *
+ * Context: any.
+ * Return: true when PAT is on and @mapping's maps are write-combining;
+ * false when an earlier reservation imposed another type (or without PAT,
+ * where the kernel maps WC requests uncached).
+ */
+bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
+
+/**
  * pvmap_io_mapping_map_atomic_wc() - map one aperture page on this CPU
  * @mapping: the mapping
  * @offset: byte offset into the aperture; the page containing it is mapped
@@ -71,7 +97,9 @@ bool pvmap_io_mapping_clears_on_unmap(const struct pvmap_io_mapping *mapping);
  * Disables preemption and page faults until the matching unmap, like
  * kmap_local_page(). Maps nest, and must be released in reverse order.
  *
- * Context: any context but NMI; the caller must not sleep until the unmap.
+ * Context: any context but NMI, and not inside an arch_enter_lazy_mmu_mode()
+ * section (the kernel does not let a module see one, and pvmap opens its own);
+ * the caller must not sleep until the unmap.
  * Return: the address of @offset, or NULL (with one WARN) if @offset is
  * outside the aperture or this CPU's slots or nesting depth are exhausted.
  */
@@ -83,8 +111,11 @@ void __iomem *pvmap_io_mapping_map_atomic_wc(struct pvmap_io_mapping *mapping,
  * @vaddr: an address inside the page returned by the matching map
  *
  * Clears the slot's PTE and flushes its TLB entry on this CPU, then enables
- * page faults and preemption again. An unmap that does not match the
- * innermost live map is refused with one WARN and changes nothing.
+ * page faults and preemption again. Misuse gives one WARN, still gives back
+ * the preemption and page-fault state of the map @vaddr names, and never
+ * clears a PTE another live map uses: a map below the innermost is
+ * released together with the one above it; an address no live map on
+ * this CPU returned changes nothing.
  *
  * Context: the context and CPU of the matching map.
  */

@@ -22,6 +22,13 @@ enum pvmap_kind {
 
 /* Released maps of this aperture fault (per-CPU slots with clear-on-unmap). */
 #define PVMAP_INFO_F_CLEARS_ON_UNMAP	0x01
+/*
+ * The kernel granted the aperture write-combining (PAT on). Without it,
+ * every map (kernel and mmap) uses the memory type the kernel granted
+ * instead, never WC over it: UC- when part of the aperture was already
+ * reserved uncached, or everywhere when PAT is off.
+ */
+#define PVMAP_INFO_F_WRITE_COMBINING	0x02
 
 /**
  * struct pvmap_info - what one /dev/pvmapN maps

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -37,13 +38,38 @@ bool guest_cmdline_get(const char *key, char *buf, size_t len)
 	return false;
 }
 
-void guest_module_params(char *buf, size_t len)
+/* pvtest.@key=a=1,b=2 as "a=1 b=2" ("" when absent). */
+static void params_from_cmdline(const char *key, char *buf, size_t len)
 {
-	if (!guest_cmdline_get("modparams", buf, len))
+	if (!guest_cmdline_get(key, buf, len))
 		buf[0] = '\0';
 	for (char *c = buf; *c; c++)
 		if (*c == ',')
 			*c = ' ';
+}
+
+void guest_module_params(char *buf, size_t len)
+{
+	params_from_cmdline("modparams", buf, len);
+}
+
+int guest_selftest_load(const char *extra)
+{
+	char params[256];
+	struct stat st;
+	size_t n;
+
+	/*
+	 * Not finit_module() again: that reads the module into vmalloc space
+	 * only to free it, and on a debug kernel the vfree() flushes every
+	 * CPU's TLB, which tests of stale TLB entries must not get for free.
+	 */
+	if (!stat("/sys/module/pvmap_selftest", &st))
+		return -EEXIST;
+	params_from_cmdline("selftestparams", params, sizeof(params));
+	n = strlen(params);
+	snprintf(params + n, sizeof(params) - n, "%s%s", n && extra[0] ? " " : "", extra);
+	return guest_load_module(GUEST_SELFTEST_PATH, params);
 }
 
 bool guest_host_sync(const char *tag)
@@ -133,7 +159,7 @@ int guest_selftest_args(const char *name, unsigned long long base, unsigned long
 	int fd, ret;
 
 	res[0] = '\0';
-	ret = guest_load_module(GUEST_SELFTEST_PATH, "");
+	ret = guest_selftest_load("");
 	if (ret && ret != -EEXIST) {
 		snprintf(res, len, "cannot load %s: %s", GUEST_SELFTEST_PATH, strerror(-ret));
 		return -1;
@@ -177,7 +203,7 @@ int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool
 		printf("# hazard_map: %s\n", res);
 		return -1;
 	}
-	guest_read_file("/sys/module/pvmap/parameters/hazard_demo", flag, sizeof(flag));
+	guest_read_file(GUEST_HAZARD_PARAM, flag, sizeof(flag));
 	printf("# pvmap-host: hazard off=%#llx va=%#lx mode=%s\n", off, va,
 	       flag[0] == 'Y' ? "hazard" : "normal");
 	if (!guest_host_sync("hazard-reassign"))

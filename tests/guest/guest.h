@@ -13,6 +13,8 @@
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
 #define GUEST_SELFTEST_PATH	"/lib/modules/pvmap_selftest.ko"
 #define GUEST_DEBUGFS		"/sys/kernel/debug/pvmap"
+/* pvmap_selftest's demonstration of a stale mapping; pvmap.ko has none */
+#define GUEST_HAZARD_PARAM	"/sys/module/pvmap_selftest/parameters/hazard_demo"
 
 /*
  * Value of "pvtest.@key=" on the kernel command line copied into @buf, or
@@ -23,6 +25,12 @@ bool guest_cmdline_get(const char *key, char *buf, size_t len);
 
 /* pvtest.modparams= with its commas turned into spaces ("" when absent). */
 void guest_module_params(char *buf, size_t len);
+
+/*
+ * Load pvmap_selftest.ko with pvtest.selftestparams= (commas turned into
+ * spaces) and @extra; 0 or -errno (-EEXIST when it is loaded already).
+ */
+int guest_selftest_load(const char *extra);
 
 /*
  * Ask the host runner to act now (read QMP, check a file) while the guest
