@@ -707,7 +707,9 @@ static void uc_release(void)
  * test maps and reads it from one process, probes it from others and from
  * each CPU, and releases it from yet another. Its io_mapping is its own.
  *   pool_hold BASE SIZE OFF  ->  "ok va=VA val=V" (the first u32 of the page)
- *   pool_release BASE SIZE   ->  "ok"
+ *   pool_release BASE SIZE   ->  "ok stale=N": every CPU reads the window
+ *	(and caches its translation) right before the unmap; N of them can
+ *	still read it right after
  *   probe BASE SIZE VA CPU   ->  "ok faults" or "ok reads V": a read of VA on
  *	CPU, in an IPI, so in whatever address space that CPU has loaded: no
  *	switch flushes its TLB first
@@ -748,18 +750,6 @@ out:
 	return ret;
 }
 
-static void pool_release(void)
-{
-	mutex_lock(&pool_held_lock);
-	if (pool_held.va) {
-		pvmap_io_mapping_unmap(pool_held.va);
-		pvmap_io_mapping_free(pool_held.m);
-		pool_held.va = NULL;
-		pool_held.m = NULL;
-	}
-	mutex_unlock(&pool_held_lock);
-}
-
 struct probe {
 	unsigned long va;
 	u32 val;
@@ -771,6 +761,27 @@ static void probe_here(void *arg)
 	struct probe *p = arg;
 
 	p->ret = get_kernel_nofault(p->val, (u32 *)p->va);
+}
+
+/* Release the held map; the CPUs that can still read it right after. */
+static unsigned int pool_release(void)
+{
+	struct probe p = { 0 };
+	unsigned int cpu, stale = 0;
+
+	mutex_lock(&pool_held_lock);
+	if (pool_held.va) {
+		p.va = (unsigned long)pool_held.va;
+		on_each_cpu(probe_here, &p, 1);
+		pvmap_io_mapping_unmap(pool_held.va);
+		for_each_online_cpu(cpu)
+			stale += !smp_call_function_single(cpu, probe_here, &p, 1) && !p.ret;
+		pvmap_io_mapping_free(pool_held.m);
+		pool_held.va = NULL;
+		pool_held.m = NULL;
+	}
+	mutex_unlock(&pool_held_lock);
+	return stale;
 }
 
 static int test_probe(struct selftest_ctx *ctx, unsigned long va, unsigned int cpu)
@@ -1135,10 +1146,8 @@ static int selftest_run_unmapped(struct selftest_ctx *ctx, const char *name,
 		return test_memtype_conflict(ctx);
 	if (!strcmp(name, "pool_hold"))
 		return test_pool_hold(ctx, arg[0]);
-	if (!strcmp(name, "pool_release")) {
-		pool_release();
-		return result(ctx, "ok");
-	}
+	if (!strcmp(name, "pool_release"))
+		return result(ctx, "ok stale=%u", pool_release());
 	if (!strcmp(name, "probe"))
 		return test_probe(ctx, arg[0], arg[1]);
 	if (!strcmp(name, "uc_hold"))
