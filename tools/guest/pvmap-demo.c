@@ -123,8 +123,8 @@ static int hazard_demo(void)
 	if (hazard_round("normal"))
 		return 1;
 	printf("pvmap-demo: again through a map that does not clear on unmap, as io_mapping\n"
-	       "pvmap-demo: did before clear-on-unmap (pvmap_selftest hazard_demo=1, built on\n"
-	       "pvmap's PTE layer; pvmap.ko has no such mode):\n");
+	       "pvmap-demo: did before clear-on-unmap (pvmap_selftest hazard_demo=1, built\n"
+	       "pvmap-demo: on pvmap's PTE layer; pvmap.ko itself has no such mode):\n");
 	guest_unload_module("pvmap_selftest");
 	ret = guest_selftest_load("hazard_demo=1");
 	if (ret) {
