@@ -1558,7 +1558,15 @@ static int test_memtype_conflict(void)
 	return !strncmp(conflict, "skip", 4) ? 1 : strncmp(conflict, "ok", 2) ? -1 : 0;
 }
 
-/* The PT_LOAD segments of /proc/kcore, 32- or 64-bit ELF. */
+/* The PT_LOAD segments of /proc/kcore: the kernel's ELF class is this program's. */
+#if defined(__x86_64__)
+typedef Elf64_Ehdr kcore_ehdr;
+typedef Elf64_Phdr kcore_phdr;
+#else
+typedef Elf32_Ehdr kcore_ehdr;
+typedef Elf32_Phdr kcore_phdr;
+#endif
+
 struct kcore {
 	int fd;
 	int n;
@@ -1569,47 +1577,18 @@ struct kcore {
 
 static int kcore_open(struct kcore *k)
 {
-	unsigned char ident[EI_NIDENT];
-	uint64_t phoff;
-	unsigned int phnum, phentsize;
+	kcore_ehdr e;
+	kcore_phdr p;
 
 	k->n = 0;
 	k->fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
-	if (k->fd < 0 || pread(k->fd, ident, sizeof(ident), 0) != sizeof(ident))
+	if (k->fd < 0 || pread(k->fd, &e, sizeof(e), 0) != sizeof(e))
 		return -1;
-	if (ident[EI_CLASS] == ELFCLASS64) {
-		Elf64_Ehdr e;
-
-		if (pread(k->fd, &e, sizeof(e), 0) != sizeof(e))
+	for (unsigned int i = 0; i < e.e_phnum && k->n < 64; i++) {
+		if (pread(k->fd, &p, sizeof(p), e.e_phoff + i * e.e_phentsize) != sizeof(p))
 			return -1;
-		phoff = e.e_phoff;
-		phnum = e.e_phnum;
-		phentsize = e.e_phentsize;
-	} else {
-		Elf32_Ehdr e;
-
-		if (pread(k->fd, &e, sizeof(e), 0) != sizeof(e))
-			return -1;
-		phoff = e.e_phoff;
-		phnum = e.e_phnum;
-		phentsize = e.e_phentsize;
-	}
-	for (unsigned int i = 0; i < phnum && k->n < 64; i++) {
-		if (ident[EI_CLASS] == ELFCLASS64) {
-			Elf64_Phdr p;
-
-			if (pread(k->fd, &p, sizeof(p), phoff + i * phentsize) != sizeof(p))
-				return -1;
-			if (p.p_type == PT_LOAD)
-				k->seg[k->n++] = (typeof(k->seg[0])){ p.p_vaddr, p.p_memsz, p.p_offset };
-		} else {
-			Elf32_Phdr p;
-
-			if (pread(k->fd, &p, sizeof(p), phoff + i * phentsize) != sizeof(p))
-				return -1;
-			if (p.p_type == PT_LOAD)
-				k->seg[k->n++] = (typeof(k->seg[0])){ p.p_vaddr, p.p_memsz, p.p_offset };
-		}
+		if (p.p_type == PT_LOAD)
+			k->seg[k->n++] = (typeof(k->seg[0])){ p.p_vaddr, p.p_memsz, p.p_offset };
 	}
 	return k->n ? 0 : -1;
 }
