@@ -1901,6 +1901,18 @@ static int test_ioctl_fuzz(void)
 	return bad ? -1 : 0;
 }
 
+/* After a replug: the ivshmem device bound again, within 10 s. */
+static struct device *wait_for_ivshmem(void)
+{
+	for (int i = 0; i < 100; i++) {
+		scan_devices();
+		if (find_kind(PVMAP_KIND_IVSHMEM))
+			return find_kind(PVMAP_KIND_IVSHMEM);
+		usleep(100000);
+	}
+	return NULL;
+}
+
 /*
  * The ivshmem device goes away (QMP device_del) under a writer in the middle
  * of long PWRITEs: the writer gets ENODEV, the module unloads; the device
@@ -1961,12 +1973,7 @@ static int test_hot_unplug(void)
 		return fail("insmod: %s", strerror(-ret));
 	if (!guest_host_sync("replug"))
 		return fail("host did not replug");
-	for (int i = 0; i < 100; i++) {
-		scan_devices();
-		if (find_kind(PVMAP_KIND_IVSHMEM))
-			break;
-		usleep(100000);
-	}
+	wait_for_ivshmem();
 	fd = open_ivshmem(&d);
 	if (fd < 0)
 		return fail("the device did not come back");
@@ -2057,13 +2064,9 @@ static int test_mmap_zapped_on_unplug(void)
 	close(fd);
 	if (!guest_host_sync("replug"))
 		return fail("host did not replug");
-	for (int i = 0; i < 100; i++) {
-		scan_devices();
-		if (find_kind(PVMAP_KIND_IVSHMEM))
-			return ret;
-		usleep(100000);
-	}
-	return fail("%s did not come back", pci);
+	if (!wait_for_ivshmem())
+		return fail("%s did not come back", pci);
+	return ret;
 }
 
 /* /dev/pvmapN is root's: 0600, and another user cannot open it. */
