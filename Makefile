@@ -171,7 +171,7 @@ $(B)/unit/test_pattern: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
 	@mkdir -p $(@D)
 	gcc $(SAN_CFLAGS) -Itests/unit -o $@ $<
 
-# Static, so that qemu-i386 runs it without an i386 root (tests/check).
+# Static, so that qemu-i386-static runs it without an i386 root (tests/check).
 $(B)/unit/test_pattern32: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
 	@mkdir -p $(@D)
 	gcc -m32 -static $(HOST_CFLAGS) -Itests/unit -o $@ $<

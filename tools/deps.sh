@@ -10,9 +10,10 @@ packages=(
 	# guest kernels and the module: 6.1 and 6.12 LTS sources; dkms for the package
 	linux-source-6.1 linux-source-6.12 dkms bc flex bison libelf-dev libssl-dev cpio kmod dwarves
 	gcc make xz-utils rsync
-	# guest user space (-m32 -static); qemu-i386 runs the 32-bit unit test on
-	# hosts whose kernel cannot execute i386 binaries
-	gcc-multilib qemu-user
+	# guest user space (-m32 -static); qemu-i386-static runs i386 programs
+	# (the 32-bit unit test, check-full's i386 Debian root) on hosts whose
+	# kernel cannot execute them
+	gcc-multilib qemu-user-static
 	# QEMU for the guests, python3 for the runner and QMP
 	qemu-system-x86 python3
 	# static checks, the hypervisor stub and its fuzzer
