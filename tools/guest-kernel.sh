@@ -9,6 +9,7 @@
 # Kernels (tools/pvmaplib/guests.py names the guests that boot them):
 #   i386 x86_64             the project's debug kernels, Debian's linux-source-6.1
 #   i386-nohighmem          6.1, NOHIGHMEM and no PAE: 2-level paging
+#   i386-nohighmem-prod     the same without the debug options (make bench)
 #   i386-6.12 x86_64-6.12   the same debug fragments on Debian's linux-source-6.12
 #   deb-686-pae deb-686 deb-amd64
 #                           Debian bookworm's own current linux-image and
@@ -27,7 +28,7 @@ set -euo pipefail
 
 # Bump when the build steps below change what a cached kernel contains.
 RECIPE=2
-BUILT_KERNELS="i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12"
+BUILT_KERNELS="i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12 i386-nohighmem-prod"
 DEBIAN_KERNELS="deb-686-pae deb-686 deb-amd64"
 
 name=${1:?usage: guest-kernel.sh KERNEL | --list | --source 6.1|6.12}
@@ -122,8 +123,11 @@ built_kernel() {
 	esac
 	frags=("$here/guest/kconfig/common.config")
 	case "$name" in
-	i386-nohighmem) frags+=("$here/guest/kconfig/i386-nohighmem.config") ;;
+	i386-nohighmem*) frags+=("$here/guest/kconfig/i386-nohighmem.config") ;;
 	*) frags+=("$here/guest/kconfig/$arch.config") ;;
+	esac
+	case "$name" in
+	*-prod) frags+=("$here/guest/kconfig/production.config") ;;
 	esac
 	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/guest/kconfig/6.12.config")
 
@@ -156,22 +160,29 @@ built_kernel() {
 		exit 1
 	fi
 
-	# Kconfig drops what it cannot satisfy without a word: insist on every line.
+	# Kconfig drops what it cannot satisfy without a word: insist on every
+	# line, the last fragment's where several name an option.
 	local bad=0 line want opt
+	declare -A wanted=()
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=*) want=$line ;;
-		"# CONFIG_"*" is not set") want=$line ;;
+		CONFIG_*=*) opt=${line%%=*} ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }
+			opt=${opt%% *}
+			;;
 		*) continue ;;
 		esac
+		wanted[$opt]=$line
+	done < <(cat "${frags[@]}")
+	for opt in "${!wanted[@]}"; do
+		want=${wanted[$opt]}
 		if [[ "$want" == "# "* ]]; then
-			opt=${want#\# }
-			opt=${opt%% *}
 			grep -q "^$opt=" "$out/.config" && { echo "guest-kernel.sh: $opt still set" >&2; bad=1; }
 		else
-			grep -qx "$want" "$out/.config" || { echo "guest-kernel.sh: wanted $want, got: $(grep "^${want%%=*}=" "$out/.config" || echo unset)" >&2; bad=1; }
+			grep -qx "$want" "$out/.config" || { echo "guest-kernel.sh: wanted $want, got: $(grep "^$opt=" "$out/.config" || echo unset)" >&2; bad=1; }
 		fi
-	done < <(cat "${frags[@]}")
+	done
 	[ "$bad" -eq 0 ] || exit 1
 
 	if ! kmake bzImage modules; then
