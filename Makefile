@@ -112,7 +112,7 @@ STUB_HDR := $(wildcard hypervisor_stub/*.h) include/pvmap/trace.h
 # guest/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
 CORE_SRC := guest/pvmap_slots.c hypervisor_stub/pvmap_pte_stub.c hypervisor_stub/shim/shim.c
 CORE_HDR := $(wildcard guest/*.h hypervisor_stub/shim/linux/*.h) $(STUB_HDR) $(UAPI)
-CORE_INC := -Ihypervisor_stub/shim -Iinclude -Iguest -Ihypervisor_stub -Itests/unit
+CORE_INC := -DPVMAP_PTE_STUB -Ihypervisor_stub/shim -Iinclude -Iguest -Ihypervisor_stub -Itests/unit
 
 $(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
 	@mkdir -p $(B)/host/stub

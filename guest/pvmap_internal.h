@@ -3,13 +3,21 @@
 #ifndef PVMAP_INTERNAL_H
 #define PVMAP_INTERNAL_H
 
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/pgtable.h>
 #include <linux/types.h>
 
 #include <uapi/pvmap.h>
 
-/* Event counters, per CPU, summed by pvmap_stats_read() into struct pvmap_stats. */
+/*
+ * Event counters, per CPU, summed by pvmap_stats_read() into struct
+ * pvmap_stats. Counted once per map or unmap (not per PTE), in unsigned
+ * long, so that each is one per-CPU add with no interrupt toggling on
+ * 32-bit either; and only once somebody has read them (the stats ioctl,
+ * debugfs pvmap/stats, pvmapctl stats): until then the static key keeps
+ * them off the hot path.
+ */
 enum pvmap_counter {
 	PVMAP_CNT_MAPS,
 	PVMAP_CNT_UNMAPS,
@@ -23,14 +31,16 @@ enum pvmap_counter {
 };
 
 struct pvmap_counters {
-	u64 count[PVMAP_NR_COUNTERS];
+	unsigned long count[PVMAP_NR_COUNTERS];
 };
 
 extern struct pvmap_counters __percpu *pvmap_counters;
+DECLARE_STATIC_KEY_FALSE(pvmap_counting);
 
 static inline void pvmap_count_add(enum pvmap_counter c, unsigned int n)
 {
-	this_cpu_add(pvmap_counters->count[c], n);
+	if (static_branch_unlikely(&pvmap_counting))
+		this_cpu_add(pvmap_counters->count[c], n);
 }
 
 static inline void pvmap_count(enum pvmap_counter c)

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The PTE layer on a Linux guest (see pvmap_pte.h). Exported in the
- * PVMAP_PTE namespace for pvmap_selftest's hazard demonstration only: it
- * builds its pre-clear-on-unmap engine here, outside pvmap.ko.
- * The primitives are the
- * kernel's own: on a paravirtualised MMU they are pv_ops calls, and inside
- * arch_enter/leave_lazy_mmu_mode() a run of them becomes one multicall.
+ * The PTE layer on a Linux guest: windows, the trace ring and the
+ * cross-CPU flush; the per-page operations are inline in pvmap_pte.h.
+ * Exported in the PVMAP_PTE namespace for pvmap_selftest's hazard
+ * demonstration only: it builds its pre-clear-on-unmap engine on this
+ * layer, outside pvmap.ko.
  * TLB invalidation is local (invlpg) because atomic slots are per CPU and
  * used with preemption disabled, so in one address space; only sleepable
  * windows, which a task may have touched from any CPU and under any
@@ -27,8 +26,34 @@
 #include "pvmap_internal.h"
 #include "pvmap_pte.h"
 
-static bool trace;
-module_param(trace, bool, 0600);
+/* The trace parameter: its static key keeps the inline PTE operations' check a no-op jump. */
+struct static_key_false pvmap_tracing = STATIC_KEY_FALSE_INIT;
+EXPORT_SYMBOL_NS_GPL(pvmap_tracing, PVMAP_PTE);
+
+static int pvmap_trace_param_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = kstrtobool(val, &on);
+
+	if (ret)
+		return ret;
+	if (on)
+		static_branch_enable(&pvmap_tracing);
+	else
+		static_branch_disable(&pvmap_tracing);
+	return 0;
+}
+
+static int pvmap_trace_param_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%c\n", static_key_enabled(&pvmap_tracing) ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops pvmap_trace_param_ops = {
+	.set = pvmap_trace_param_set,
+	.get = pvmap_trace_param_get,
+};
+module_param_cb(trace, &pvmap_trace_param_ops, NULL, 0600);
 MODULE_PARM_DESC(trace, "record PTE operations for debugfs pvmap/trace");
 
 /*
@@ -48,13 +73,11 @@ static struct pvmap_trace_entry pvmap_trace_ring[PVMAP_TRACE_ENTRIES];
 static unsigned int pvmap_trace_head, pvmap_trace_count;
 static DEFINE_RAW_SPINLOCK(pvmap_trace_lock);	/* protects the ring */
 
-static void pvmap_trace(enum pvmap_trace_op op, unsigned long va, u64 arg)
+void pvmap_trace_record(enum pvmap_trace_op op, unsigned long va, u64 arg)
 {
 	struct pvmap_trace_entry *e;
 	unsigned long flags;
 
-	if (!READ_ONCE(trace))
-		return;
 	raw_spin_lock_irqsave(&pvmap_trace_lock, flags);
 	e = &pvmap_trace_ring[pvmap_trace_head];
 	*e = (struct pvmap_trace_entry){
@@ -65,6 +88,7 @@ static void pvmap_trace(enum pvmap_trace_op op, unsigned long va, u64 arg)
 		pvmap_trace_count++;
 	raw_spin_unlock_irqrestore(&pvmap_trace_lock, flags);
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_trace_record, PVMAP_PTE);
 
 /* The ring in include/pvmap/trace.h's format, oldest first. */
 void pvmap_trace_show(struct seq_file *s)
@@ -197,60 +221,6 @@ void pvmap_window_destroy(struct pvmap_window *w)
 	memset(w, 0, sizeof(*w));
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_window_destroy, PVMAP_PTE);
-
-/*
- * Lazy-MMU sections do not nest (Xen BUG()s), and an interrupt may arrive
- * inside the section of the code it interrupted: batch only in task context.
- */
-void pvmap_batch_begin(void)
-{
-	if (in_task()) {
-		arch_enter_lazy_mmu_mode();
-		pvmap_count(PVMAP_CNT_BATCHES);
-		pvmap_trace(PVMAP_TRACE_BEGIN, 0, 0);
-	}
-}
-
-void pvmap_batch_end(void)
-{
-	if (in_task()) {
-		arch_leave_lazy_mmu_mode();
-		pvmap_trace(PVMAP_TRACE_END, 0, 0);
-	}
-}
-
-void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
-		   pgprot_t prot)
-{
-	pte_t pte = pfn_pte(pfn, prot);
-
-	set_pte(w->ptes[slot], pte);
-	pvmap_count(PVMAP_CNT_PTE_WRITES);
-	pvmap_trace(PVMAP_TRACE_SET, pvmap_window_va(w, slot), pte_val(pte));
-}
-EXPORT_SYMBOL_NS_GPL(pvmap_pte_set, PVMAP_PTE);
-
-/* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
-void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
-{
-	pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
-	pvmap_count(PVMAP_CNT_PTE_WRITES);
-	pvmap_trace(PVMAP_TRACE_CLEAR, pvmap_window_va(w, slot), 0);
-}
-EXPORT_SYMBOL_NS_GPL(pvmap_pte_clear, PVMAP_PTE);
-
-bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot)
-{
-	return pte_none(*w->ptes[slot]);
-}
-
-void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
-{
-	__flush_tlb_one_user(pvmap_window_va(w, slot));
-	pvmap_count(PVMAP_CNT_LOCAL_FLUSHES);
-	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
-}
-EXPORT_SYMBOL_NS_GPL(pvmap_tlb_flush_local, PVMAP_PTE);
 
 struct pvmap_flush_range {
 	unsigned long start;

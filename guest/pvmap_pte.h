@@ -4,6 +4,9 @@
  * through these few functions, so the policy is visible in one place and a
  * different backend (the hypervisor stub's, in user space) can stand in.
  *
+ * The per-page operations are inline in the kernel build; the user-space
+ * tests build the slot core over the hypervisor stub's backend instead.
+ *
  * A window is a range of kernel virtual addresses whose PTEs pvmap owns:
  * between create and destroy only pvmap writes them, and a free slot's PTE
  * is always clear, so no TLB holds an entry for it.
@@ -41,16 +44,94 @@ static inline unsigned long pvmap_window_va(const struct pvmap_window *w,
 	return w->va + slot * PAGE_SIZE;
 }
 
-/* Updates between begin and end may reach the hypervisor as one batch. */
+void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
+			      unsigned int npages);
+
+#ifdef PVMAP_PTE_STUB
+/*
+ * The user-space build: the hypervisor stub's backend stands in
+ * (hypervisor_stub/pvmap_pte_stub.c), one hypercall per operation or one
+ * multicall per batch.
+ */
 void pvmap_batch_begin(void);
 void pvmap_batch_end(void);
-
-void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
-		   pgprot_t prot);
+void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn, pgprot_t prot);
 void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot);
 bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot);
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
-void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
-			      unsigned int npages);
+#else
+/*
+ * The kernel build: inline, as mainline's kmap_local is. The primitives
+ * are the kernel's own: on a paravirtualised MMU they are pv_ops calls, and
+ * inside arch_enter/leave_lazy_mmu_mode() a run of them becomes one
+ * multicall. Tracing (the trace parameter) is a static key: a no-op jump
+ * when off.
+ */
+#include <linux/jump_label.h>
+#include <linux/preempt.h>
+#include <asm/tlbflush.h>
+
+#include <pvmap/trace.h>
+
+#include "pvmap_internal.h"
+
+DECLARE_STATIC_KEY_FALSE(pvmap_tracing);
+void pvmap_trace_record(enum pvmap_trace_op op, unsigned long va, u64 arg);
+
+static __always_inline void pvmap_trace(enum pvmap_trace_op op, unsigned long va, u64 arg)
+{
+	if (static_branch_unlikely(&pvmap_tracing))
+		pvmap_trace_record(op, va, arg);
+}
+
+/*
+ * Updates between begin and end may reach the hypervisor as one batch.
+ * Lazy-MMU sections do not nest (Xen BUG()s), and an interrupt may arrive
+ * inside the section of the code it interrupted: batch only in task context.
+ */
+static __always_inline void pvmap_batch_begin(void)
+{
+	if (in_task()) {
+		arch_enter_lazy_mmu_mode();
+		pvmap_count(PVMAP_CNT_BATCHES);
+		pvmap_trace(PVMAP_TRACE_BEGIN, 0, 0);
+	}
+}
+
+static __always_inline void pvmap_batch_end(void)
+{
+	if (in_task()) {
+		arch_leave_lazy_mmu_mode();
+		pvmap_trace(PVMAP_TRACE_END, 0, 0);
+	}
+}
+
+static __always_inline void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
+					  pgprot_t prot)
+{
+	pte_t pte = pfn_pte(pfn, prot);
+
+	set_pte(w->ptes[slot], pte);
+	pvmap_trace(PVMAP_TRACE_SET, pvmap_window_va(w, slot), pte_val(pte));
+}
+
+/* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
+static __always_inline void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
+{
+	pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
+	pvmap_trace(PVMAP_TRACE_CLEAR, pvmap_window_va(w, slot), 0);
+}
+
+static __always_inline bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot)
+{
+	return pte_none(*w->ptes[slot]);
+}
+
+static __always_inline void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
+{
+	__flush_tlb_one_user(pvmap_window_va(w, slot));
+	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
+}
+#endif /* PVMAP_PTE_STUB */
 
 #endif /* PVMAP_PTE_H */

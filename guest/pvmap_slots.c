@@ -165,6 +165,7 @@ void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
 			pvmap_irq_point();
 		}
 		pvmap_batch_end();
+		pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 	}
 	pvmap_count(PVMAP_CNT_MAPS);
 	return (void __iomem *)vaddr;
@@ -176,7 +177,11 @@ refuse:
 	return NULL;
 }
 
-/* Clear and flush @m's slots on this CPU, so that a stale pointer faults. */
+/*
+ * Clear and flush @m's slots on this CPU, so that a stale pointer faults:
+ * every PTE, then every TLB entry, in one lazy-MMU section (one multicall
+ * on a paravirtualised MMU, its invalidations after all its updates).
+ */
 static void pvmap_slots_clear(struct pvmap_cpu_slots *s, const struct pvmap_live_map *m)
 {
 	unsigned int i;
@@ -186,10 +191,15 @@ static void pvmap_slots_clear(struct pvmap_cpu_slots *s, const struct pvmap_live
 	pvmap_batch_begin();
 	for (i = 0; i < m->npages; i++) {
 		pvmap_pte_clear(&s->window, m->slot + i);
+		pvmap_irq_point();
+	}
+	for (i = 0; i < m->npages; i++) {
 		pvmap_tlb_flush_local(&s->window, m->slot + i);
 		pvmap_irq_point();
 	}
 	pvmap_batch_end();
+	pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
+	pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, m->npages);
 }
 
 /*

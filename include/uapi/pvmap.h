@@ -77,6 +77,10 @@ struct pvmap_rw {
 
 /**
  * struct pvmap_stats - the io_mapping engine's counters, for all devices
+ *
+ * The counters start at the first read of them (this ioctl, debugfs
+ * pvmap/stats, pvmapctl stats), so that they cost nothing until somebody
+ * asks: that first read returns what was counted before it (zero).
  * @maps: atomic and sleepable maps made
  * @unmaps: maps released
  * @pte_writes: PTEs written, sets and clears

@@ -19,8 +19,9 @@
 #include "pvmap_pte_stub.h"
 #include "pvstub_trace.h"
 
-/* Defined by pvmap_io_mapping.c in the kernel; the slot core uses it. */
+/* Defined by pvmap_io_mapping.c in the kernel; the slot core uses them. */
 struct pvmap_counters __percpu *pvmap_counters;
+DEFINE_STATIC_KEY_FALSE(pvmap_counting);
 
 #define APERTURE_FIRST	0x80000ULL	/* a 1 GiB BAR at 0x80000000 */
 #define APERTURE_FRAMES	0x40000ULL
@@ -44,6 +45,7 @@ static bool core_begin(bool batching, bool skip_clear)
 		.hv = new_stub(), .batching = batching, .skip_clear = skip_clear,
 	};
 	pvmap_counters = alloc_percpu(struct pvmap_counters);
+	pvmap_counting.enabled = true;
 	pvmap_shim_cpu = 0;
 	return pvmap_pte_stub.hv && pvmap_counters && !pvmap_slots_init();
 }
