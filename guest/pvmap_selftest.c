@@ -32,7 +32,10 @@
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include <asm/memtype.h>
 
@@ -419,27 +422,77 @@ static int test_hazard_map(struct selftest_ctx *ctx)
 	return result(ctx, "ok va=%lx off=%llx", (unsigned long)vaddr, offset);
 }
 
-/* copy_to_kernel_nofault() is not exported in 6.1: store by hand, 8 bytes at a time. */
-static int test_hazard_write(struct selftest_ctx *ctx)
+#define STALE_MSG	"STALE WRITE through a pointer the guest had unmapped!!!!!"
+
+/*
+ * Store STALE_MSG's whole words at @dst, stopping at a fault: true when
+ * they all landed. copy_to_kernel_nofault() is not exported in 6.1.
+ */
+static bool store_stale_msg(void __iomem *dst)
 {
-	static const char msg[] = "STALE WRITE through a pointer the guest had unmapped!!!!!";
-	u64 *dst = (u64 __force *)hazard_vaddr;
+	u64 *p = (u64 __force *)dst;
 	unsigned int i;
 
-	if (!hazard_vaddr)
-		return result(ctx, "fail: no hazard_map before");
 	pagefault_disable();
-	for (i = 0; i < (sizeof(msg) - 1) / sizeof(u64); i++) {
+	for (i = 0; i < (sizeof(STALE_MSG) - 1) / sizeof(u64); i++) {
 		u64 word;
 
-		memcpy(&word, msg + i * sizeof(u64), sizeof(word));
-		__put_kernel_nofault(dst + i, &word, u64, faulted);
+		memcpy(&word, STALE_MSG + i * sizeof(u64), sizeof(word));
+		__put_kernel_nofault(p + i, &word, u64, faulted);
 	}
 	pagefault_enable();
-	return result(ctx, "ok landed");
+	return true;
 faulted:
 	pagefault_enable();
-	return result(ctx, "ok faulted");
+	return false;
+}
+
+static int test_hazard_write(struct selftest_ctx *ctx)
+{
+	if (!hazard_vaddr)
+		return result(ctx, "fail: no hazard_map before");
+	return result(ctx, "ok %s", store_stale_msg(hazard_vaddr) ? "landed" : "faulted");
+}
+
+/*
+ * The real hazard, no demonstration engine: map page A through ENGINE
+ * (pvmap, or mainline_local: <linux/io-mapping.h>'s io_mapping_map_local_wc),
+ * write, unmap, then write through the old pointer at once, on the same
+ * CPU. On i386 without HIGHMEM mainline's unmap leaves the TLB entry, so
+ * the write lands in page A although nothing maps it; the host reads page A.
+ *   stale_write BASE SIZE ENGINE  ->  "ok off=OFF va=VA landed|faulted"
+ */
+static int test_stale_write(struct selftest_ctx *ctx, const char *engine)
+{
+	static const char data[] = "guest data in page A";
+	bool mainline = !strcmp(engine, "mainline_local");
+	u64 offset = random_page_offset(ctx, 1);
+	struct io_mapping iomap;
+	void __iomem *vaddr;
+	bool landed;
+
+	if (!mainline && strcmp(engine, "pvmap"))
+		return result(ctx, "fail: engine %s: pvmap or mainline_local", engine);
+	if (mainline && !io_mapping_init_wc(&iomap, ctx->base, ctx->size))
+		return result(ctx, "fail: io_mapping_init_wc");
+	migrate_disable();
+	vaddr = mainline ? io_mapping_map_local_wc(&iomap, offset) :
+			   pvmap_io_mapping_map_atomic_wc(ctx->m, offset);
+	if (vaddr) {
+		memcpy_toio(vaddr, data, sizeof(data));
+		if (mainline)
+			io_mapping_unmap_local(vaddr);
+		else
+			pvmap_io_mapping_unmap_atomic(vaddr);
+		landed = store_stale_msg(vaddr);
+	}
+	migrate_enable();
+	if (mainline)
+		io_mapping_fini(&iomap);
+	if (!vaddr)
+		return result(ctx, "fail: map returned NULL");
+	return result(ctx, "ok off=%llx va=%lx %s", offset, (unsigned long)vaddr,
+		      landed ? "landed" : "faulted");
 }
 
 /*
@@ -957,25 +1010,97 @@ static int test_irq_load(struct selftest_ctx *ctx, u64 offset, u64 npages, u64 m
 
 /*
  * Benchmarks, side by side on the same aperture and offsets:
- *   bench BASE SIZE ENGINE WORKLOAD ITERS  ->  "ok ns=N bytes=B ops=O"
+ *   bench BASE SIZE ENGINE WORKLOAD ITERS SEED  ->  "ok ns=N bytes=B ops=O"
  * ENGINE: pvmap (atomic, one page per map), pvmap_range (atomic range maps
  * of up to 16 pages), mainline_local and mainline_atomic (<linux/io-mapping.h>,
  * which on i386 is __iomap_local_pfn_prot), ioremap (ioremap_wc + iounmap
- * per map), permanent (one ioremap_wc of a BENCH_WINDOW done before timing).
+ * per map, and the lazy purge its iounmaps left, at the end of the timing),
+ * permanent (one ioremap_wc of a BENCH_WINDOW done before timing).
  * WORKLOAD: page (map, write 4 KiB, unmap), range16 (64 KiB through 16
- * pages), seq1m (1 MiB in order), rand4k (4 KiB at random pages of the
- * whole aperture; of the window for permanent).
+ * pages), seq1m (1 MiB in order), rand4k (4 KiB at pseudo-random pages of
+ * the whole aperture; of the window for permanent), overhead (see
+ * test_bench_overhead()).
+ *
+ * Every pass writes a pattern of its own: the page at aperture offset O
+ * gets pvmap_pattern bytes (SEED, O mod 64 KiB), from a 16-page source
+ * filled before the clock starts, so the host can check where each page
+ * landed (tools/pvmaplib/benchcheck.py computes the same offsets).
+ *
+ *   bench_stale BASE SIZE ENGINE COUNT  ->  "ok probes=N usable=U"
+ * COUNT single-page map, write, unmap through ENGINE, each followed by a
+ * read of the old address with the nofault accessor: U of them still had
+ * a usable translation (the read did not fault).
  */
 #define BENCH_WINDOW	(64UL << 20)	/* fits i386's vmalloc space */
 #define BENCH_CHUNK	16
+#define BENCH_PERIOD	(BENCH_CHUNK * PAGE_SIZE)
+
+enum bench_engine {
+	BENCH_PVMAP, BENCH_PVMAP_RANGE, BENCH_MAINLINE_LOCAL, BENCH_MAINLINE_ATOMIC,
+	BENCH_IOREMAP, BENCH_PERMANENT,
+};
+
+static const char *const bench_engines[] = {
+	[BENCH_PVMAP] = "pvmap", [BENCH_PVMAP_RANGE] = "pvmap_range",
+	[BENCH_MAINLINE_LOCAL] = "mainline_local", [BENCH_MAINLINE_ATOMIC] = "mainline_atomic",
+	[BENCH_IOREMAP] = "ioremap", [BENCH_PERMANENT] = "permanent",
+};
 
 struct bench {
 	struct selftest_ctx *ctx;
 	struct io_mapping mainline;
 	void __iomem *window;
 	u8 *src;
-	const char *engine;
+	enum bench_engine engine;
 };
+
+/* The source of the page at aperture offset @offset (page-aligned). */
+static const u8 *bench_src(const struct bench *b, u64 offset)
+{
+	return b->src + ((u32)offset & (BENCH_PERIOD - PAGE_SIZE));
+}
+
+/* Map one page at @offset through the engine; NULL if it cannot. */
+static void __iomem *bench_map_page(struct bench *b, u64 offset)
+{
+	switch (b->engine) {
+	case BENCH_PVMAP:
+		return pvmap_io_mapping_map_atomic_wc(b->ctx->m, offset);
+	case BENCH_PVMAP_RANGE:
+		return pvmap_io_mapping_map_atomic_range_wc(b->ctx->m, offset, 1);
+	case BENCH_MAINLINE_LOCAL:
+		return io_mapping_map_local_wc(&b->mainline, offset);
+	case BENCH_MAINLINE_ATOMIC:
+		return io_mapping_map_atomic_wc(&b->mainline, offset);
+	case BENCH_IOREMAP:
+		return ioremap_wc(b->ctx->base + offset, PAGE_SIZE);
+	default:
+		return NULL;
+	}
+}
+
+static void bench_unmap_page(struct bench *b, void __iomem *p)
+{
+	switch (b->engine) {
+	case BENCH_PVMAP:
+		pvmap_io_mapping_unmap_atomic(p);
+		break;
+	case BENCH_PVMAP_RANGE:
+		pvmap_io_mapping_unmap_atomic_range(p, 1);
+		break;
+	case BENCH_MAINLINE_LOCAL:
+		io_mapping_unmap_local(p);
+		break;
+	case BENCH_MAINLINE_ATOMIC:
+		io_mapping_unmap_atomic(p);
+		break;
+	case BENCH_IOREMAP:
+		iounmap(p);
+		break;
+	default:
+		break;
+	}
+}
 
 /* Write @npages pages at page-aligned @offset through the engine. */
 static int bench_write(struct bench *b, u64 offset, unsigned int npages)
@@ -983,80 +1108,101 @@ static int bench_write(struct bench *b, u64 offset, unsigned int npages)
 	unsigned int i;
 	void __iomem *p;
 
-	if (!strcmp(b->engine, "pvmap_range")) {
+	if (b->engine == BENCH_PVMAP_RANGE) {
 		p = pvmap_io_mapping_map_atomic_range_wc(b->ctx->m, offset, npages);
 		if (!p)
 			return -ENOMEM;
-		memcpy_toio(p, b->src, npages * PAGE_SIZE);
+		memcpy_toio(p, bench_src(b, offset), npages * PAGE_SIZE);
 		pvmap_io_mapping_unmap_atomic_range(p, npages);
 		return 0;
 	}
-	if (!strcmp(b->engine, "permanent")) {
-		memcpy_toio(b->window + offset, b->src, npages * PAGE_SIZE);
+	if (b->engine == BENCH_PERMANENT) {
+		memcpy_toio(b->window + offset, bench_src(b, offset), npages * PAGE_SIZE);
 		return 0;
 	}
 	for (i = 0; i < npages; i++, offset += PAGE_SIZE) {
-		if (!strcmp(b->engine, "pvmap")) {
-			p = pvmap_io_mapping_map_atomic_wc(b->ctx->m, offset);
-			if (!p)
-				return -ENOMEM;
-			memcpy_toio(p, b->src, PAGE_SIZE);
-			pvmap_io_mapping_unmap_atomic(p);
-		} else if (!strcmp(b->engine, "mainline_local")) {
-			p = io_mapping_map_local_wc(&b->mainline, offset);
-			memcpy_toio(p, b->src, PAGE_SIZE);
-			io_mapping_unmap_local(p);
-		} else if (!strcmp(b->engine, "mainline_atomic")) {
-			p = io_mapping_map_atomic_wc(&b->mainline, offset);
-			memcpy_toio(p, b->src, PAGE_SIZE);
-			io_mapping_unmap_atomic(p);
-		} else if (!strcmp(b->engine, "ioremap")) {
-			p = ioremap_wc(b->ctx->base + offset, PAGE_SIZE);
-			if (!p)
-				return -ENOMEM;
-			memcpy_toio(p, b->src, PAGE_SIZE);
-			iounmap(p);
-		} else {
-			return -EINVAL;
+		p = bench_map_page(b, offset);
+		if (!p)
+			return -ENOMEM;
+		memcpy_toio(p, bench_src(b, offset), PAGE_SIZE);
+		bench_unmap_page(b, p);
+	}
+	return 0;
+}
+
+/* xorshift32: rand4k's page sequence, the same on every CPU and on the host. */
+static u32 bench_next(u32 *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
+}
+
+static int bench_setup(struct bench *b, struct selftest_ctx *ctx, const char *engine,
+		       u64 seed)
+{
+	int e = match_string(bench_engines, ARRAY_SIZE(bench_engines), engine);
+
+	if (e < 0)
+		return -EINVAL;
+	*b = (struct bench){ .ctx = ctx, .engine = e };
+	b->src = kmalloc(BENCH_PERIOD, GFP_KERNEL);
+	if (!b->src)
+		return -ENOMEM;
+	pvmap_pattern_fill(b->src, BENCH_PERIOD, seed, 0);
+	if ((e == BENCH_MAINLINE_LOCAL || e == BENCH_MAINLINE_ATOMIC) &&
+	    !io_mapping_init_wc(&b->mainline, ctx->base, ctx->size)) {
+		kfree(b->src);
+		return -ENOMEM;
+	}
+	if (e == BENCH_PERMANENT) {
+		b->window = ioremap_wc(ctx->base, min_t(u64, BENCH_WINDOW, ctx->size));
+		if (!b->window) {
+			kfree(b->src);
+			return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *workload,
-		      unsigned int iters)
+static void bench_teardown(struct bench *b)
 {
-	struct bench b = { .ctx = ctx, .engine = engine };
+	if (b->engine == BENCH_PERMANENT)
+		iounmap(b->window);
+	if (b->engine == BENCH_MAINLINE_LOCAL || b->engine == BENCH_MAINLINE_ATOMIC)
+		io_mapping_fini(&b->mainline);
+	kfree(b->src);
+}
+
+static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *workload,
+		      unsigned int iters, u64 seed)
+{
+	struct bench b;
 	bool permanent = !strcmp(engine, "permanent");
 	u64 span = permanent ? min_t(u64, BENCH_WINDOW, ctx->size) : ctx->size;
 	/* 32-bit arithmetic for offsets: i386 has no 64-bit modulo in modules */
 	u32 pages = span >> PAGE_SHIFT, wpages = min_t(u32, pages, BENCH_WINDOW >> PAGE_SHIFT);
+	u32 state = (u32)seed | 1;
 	u64 bytes = 0, t0, ns, off;
 	unsigned int i, n, ops = 0;
-	int ret = 0;
+	int ret;
 
 	if (!iters || iters > 100000)
 		return result(ctx, "fail: bad iteration count");
 	if (!strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
 	    !IS_ENABLED(CONFIG_64BIT))
 		return result(ctx, "skip ioremap maps the wrong page above 4 GiB on i386 PAE");
-	b.src = kmalloc(BENCH_CHUNK * PAGE_SIZE, GFP_KERNEL);
-	if (!b.src)
-		return -ENOMEM;
-	memset(b.src, 0xa5, BENCH_CHUNK * PAGE_SIZE);
-	if (!strncmp(engine, "mainline", 8) &&
-	    !io_mapping_init_wc(&b.mainline, ctx->base, ctx->size)) {
-		kfree(b.src);
-		return result(ctx, "fail: io_mapping_init_wc");
-	}
-	if (permanent) {
-		b.window = ioremap_wc(ctx->base, span);
-		if (!b.window) {
-			kfree(b.src);
-			return result(ctx, "fail: no permanent window");
-		}
-	}
+	ret = bench_setup(&b, ctx, engine, seed);
+	if (ret)
+		return result(ctx, "fail: %s: setup: %d", engine, ret);
 
+	/*
+	 * No lazy vmap purge left pending by an earlier command (a permanent
+	 * window's or a whole-aperture mapping's iounmap) may run during this
+	 * one: that cost the first engine measured after them up to 3x.
+	 */
+	vm_unmap_aliases();
 	t0 = ktime_get_ns();
 	for (i = 0; i < iters && !ret; i++) {
 		if (!strcmp(workload, "page")) {
@@ -1077,7 +1223,7 @@ static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *
 				ret = bench_write(&b, base + ((u64)n << PAGE_SHIFT), BENCH_CHUNK);
 			bytes += 1 << 20;
 		} else if (!strcmp(workload, "rand4k")) {
-			off = (u64)(get_random_u32() % pages) << PAGE_SHIFT;
+			off = (u64)(bench_next(&state) % pages) << PAGE_SHIFT;
 			ret = bench_write(&b, off, 1);
 			bytes += PAGE_SIZE;
 			ops++;
@@ -1087,16 +1233,160 @@ static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *
 		if (!(i % 64))
 			cond_resched();
 	}
+	/* per-page iounmap defers its TLB flush to a lazy purge: it pays for it here */
+	if (b.engine == BENCH_IOREMAP)
+		vm_unmap_aliases();
 	ns = ktime_get_ns() - t0;
-
-	if (permanent)
-		iounmap(b.window);
-	if (!strncmp(engine, "mainline", 8))
-		io_mapping_fini(&b.mainline);
-	kfree(b.src);
+	bench_teardown(&b);
 	if (ret)
 		return result(ctx, "fail: %s/%s: %d", engine, workload, ret);
 	return result(ctx, "ok ns=%llu bytes=%llu ops=%u", ns, bytes, ops);
+}
+
+/*
+ * The mapping overhead, robust to the bursts of a TCG host: blocks of
+ * OVH_BLOCK_PAGES page writes through ENGINE and through the permanent
+ * window, alternating which goes first, each block timed; the overhead is
+ * the median over blocks of (engine - permanent), per page. The permanent
+ * window writes the lower half of the first BENCH_WINDOW, the engine the
+ * upper half, so the host still checks each engine's own pages.
+ *   bench_overhead BASE SIZE ENGINE ITERS SEED
+ *     ->  "ok ns=N bytes=B ops=O overhead_ps=D engine_ps=E permanent_ps=P"
+ */
+#define OVH_BLOCK_PAGES	32
+#define OVH_MAX_BLOCKS	128
+
+static int cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static s64 median_s64(s64 *v, unsigned int n)
+{
+	sort(v, n, sizeof(*v), cmp_s64, NULL);
+	return v[n / 2];
+}
+
+static int test_bench_overhead(struct selftest_ctx *ctx, const char *engine, unsigned int iters,
+			       u64 seed)
+{
+	u32 half = (u32)(min_t(u64, BENCH_WINDOW, ctx->size) >> PAGE_SHIFT) / 2;
+	unsigned int blocks = min_t(unsigned int, iters / OVH_BLOCK_PAGES, OVH_MAX_BLOCKS);
+	s64 *diff, *eng, *perm, total = 0;
+	struct bench b, p;
+	unsigned int k, j;
+	int ret;
+
+	if (blocks < 3)
+		return result(ctx, "fail: bad iteration count");
+	if (!strcmp(engine, "permanent"))
+		return result(ctx, "fail: the permanent window is the reference");
+	if (!strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
+	    !IS_ENABLED(CONFIG_64BIT))
+		return result(ctx, "skip ioremap maps the wrong page above 4 GiB on i386 PAE");
+	diff = kmalloc_array(3 * blocks, sizeof(*diff), GFP_KERNEL);
+	if (!diff)
+		return -ENOMEM;
+	eng = diff + blocks;
+	perm = eng + blocks;
+	ret = bench_setup(&b, ctx, engine, seed);
+	if (!ret) {
+		ret = bench_setup(&p, ctx, "permanent", seed);
+		if (ret)
+			bench_teardown(&b);
+	}
+	if (ret) {
+		kfree(diff);
+		return result(ctx, "fail: %s: setup: %d", engine, ret);
+	}
+	vm_unmap_aliases();	/* as in test_bench() */
+	for (k = 0; k < blocks && !ret; k++) {
+		u64 t[3];
+		int first = k & 1;	/* 0: permanent first */
+
+		for (j = 0; j < 2 && !ret; j++) {
+			bool engine_now = (j ^ first) == 1;
+			unsigned int n;
+
+			t[j] = ktime_get_ns();
+			for (n = 0; n < OVH_BLOCK_PAGES && !ret; n++) {
+				u32 idx = k * OVH_BLOCK_PAGES + n;
+				u64 off = (u64)((idx * 7919U) % half) << PAGE_SHIFT;
+
+				if (engine_now)
+					ret = bench_write(&b, off + ((u64)half << PAGE_SHIFT), 1);
+				else
+					ret = bench_write(&p, off, 1);
+			}
+		}
+		t[2] = ktime_get_ns();
+		eng[k] = first ? t[1] - t[0] : t[2] - t[1];
+		perm[k] = first ? t[2] - t[1] : t[1] - t[0];
+		diff[k] = eng[k] - perm[k];
+		total += eng[k];
+		cond_resched();
+	}
+	bench_teardown(&p);
+	bench_teardown(&b);
+	if (!ret)
+		result(ctx, "ok ns=%lld bytes=%llu ops=%u overhead_ps=%lld %s=%lld %s=%lld",
+		       total, (u64)blocks * OVH_BLOCK_PAGES * PAGE_SIZE, blocks * OVH_BLOCK_PAGES,
+		       div_s64(median_s64(diff, blocks) * 1000, OVH_BLOCK_PAGES),
+		       "engine_ps", div_s64(median_s64(eng, blocks) * 1000, OVH_BLOCK_PAGES),
+		       "permanent_ps", div_s64(median_s64(perm, blocks) * 1000, OVH_BLOCK_PAGES));
+	else
+		result(ctx, "fail: %s/overhead: %d", engine, ret);
+	kfree(diff);
+	return 0;
+}
+
+/*
+ * How many unmaps leave a usable translation behind: each page is mapped,
+ * written (so that its translation is in this CPU's TLB), unmapped, and
+ * its old address read with the nofault accessor, before anything else
+ * (a per-page iounmap included: its lazy purge has not run yet).
+ */
+static int test_bench_stale(struct selftest_ctx *ctx, const char *engine, unsigned int count)
+{
+	u32 pages = min_t(u64, ctx->size, BENCH_WINDOW) >> PAGE_SHIFT;
+	unsigned int i, usable = 0, probes = 0;
+	struct bench b;
+	void __iomem *p;
+	int ret;
+
+	if (!count || count > 100000)
+		return result(ctx, "fail: bad count");
+	if (!strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
+	    !IS_ENABLED(CONFIG_64BIT))
+		return result(ctx, "skip ioremap maps the wrong page above 4 GiB on i386 PAE");
+	ret = bench_setup(&b, ctx, engine, 0);
+	if (ret || b.engine == BENCH_PERMANENT) {
+		if (!ret)
+			bench_teardown(&b);
+		return result(ctx, "fail: %s: no single-page map to probe", engine);
+	}
+	for (i = 0; i < count; i++) {
+		u64 off = (u64)((i * 7919U) % pages) << PAGE_SHIFT;
+
+		/* the probe must run where the map did (ioremap sleeps: no preempt_disable) */
+		migrate_disable();
+		p = bench_map_page(&b, off);
+		if (p) {
+			writel(i, p);
+			bench_unmap_page(&b, p);
+			usable += !faults(p);
+			probes++;
+		}
+		migrate_enable();
+		if (!(i % 64))
+			cond_resched();
+	}
+	bench_teardown(&b);
+	if (probes != count)
+		return result(ctx, "fail: %s: %u of %u maps failed", engine, count - probes, count);
+	return result(ctx, "ok probes=%u usable=%u", probes, usable);
 }
 
 static int selftest_run(struct selftest_ctx *ctx, const char *name)
@@ -1163,8 +1453,8 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
 	struct selftest_ctx ctx = { .result = file->private_data };
-	char cmd[128], name[32], engine[16] = "", workload[16] = "";
-	unsigned long long base, size, arg[4] = { 0 };
+	char cmd[160], name[32], engine[16] = "", workload[16] = "";
+	unsigned long long base, size, seed = 0, arg[4] = { 0 };
 	unsigned int iters = 0;
 	int n;
 
@@ -1173,9 +1463,14 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(cmd, ubuf, len))
 		return -EFAULT;
 	cmd[len] = '\0';
-	n = sscanf(cmd, "%31s %llx %llx %15s %15s %u", name, &base, &size, engine, workload,
-		   &iters);
-	if (n < 3 || (!strcmp(name, "bench") && n != 6))
+	n = sscanf(cmd, "%31s %llx %llx %15s %15s %u %llx", name, &base, &size, engine, workload,
+		   &iters, &seed);
+	if (n < 3 || (!strcmp(name, "bench") && n != 7))
+		return -EINVAL;
+	if (!strcmp(name, "stale_write") && sscanf(cmd, "%*s %*x %*x %15s", engine) != 1)
+		return -EINVAL;
+	if (!strcmp(name, "bench_stale") &&
+	    (sscanf(cmd, "%*s %*x %*x %15s %u", engine, &iters) != 2 || iters == 0))
 		return -EINVAL;
 	if (!strncmp(name, "mainline_", 9) &&
 	    sscanf(cmd, "%*s %*x %*x %llx %llx %llx", &arg[0], &arg[1], &arg[2]) != 3)
@@ -1204,8 +1499,14 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 		result(&ctx, "fail: create_wc: %ld", PTR_ERR(ctx.m));
 	} else {
 		ctx.slots = pvmap_io_mapping_clears_on_unmap(ctx.m) && !shared;
-		if (!strcmp(name, "bench"))
-			test_bench(&ctx, engine, workload, iters);
+		if (!strcmp(name, "bench") && !strcmp(workload, "overhead"))
+			test_bench_overhead(&ctx, engine, iters, seed);
+		else if (!strcmp(name, "bench"))
+			test_bench(&ctx, engine, workload, iters, seed);
+		else if (!strcmp(name, "bench_stale"))
+			test_bench_stale(&ctx, engine, iters);
+		else if (!strcmp(name, "stale_write"))
+			test_stale_write(&ctx, engine);
 		else if (!strcmp(name, "irq_load"))
 			test_irq_load(&ctx, arg[0], arg[1], arg[2], arg[3]);
 		else if (!strcmp(name, "mainline_check") || !strcmp(name, "mainline_fill"))

@@ -17,6 +17,7 @@ KERNELS = {
     "i386": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.1"),
     "x86_64": ("x86_64", "-", "project debug kernel, Linux 6.1"),
     "i386-nohighmem": ("i386", "NOHIGHMEM", "project debug kernel, Linux 6.1"),
+    "i386-nohighmem-prod": ("i386", "NOHIGHMEM", "project production kernel, Linux 6.1 (bench)"),
     "i386-6.12": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.12 LTS"),
     "x86_64-6.12": ("x86_64", "-", "project debug kernel, Linux 6.12 LTS"),
     "deb-686-pae": ("i386", "HIGHMEM64G (PAE)", "Debian bookworm linux-image-686-pae"),
@@ -33,6 +34,8 @@ GUESTS = {
     # a 4 GiB aperture, which SeaBIOS places above 4 GiB: PAE must reach it
     "i386-4g": ("i386", ["--ivshmem-size", "4G", "--vga-mb", "0", "--qxl-mb", "0"]),
     "i386-nohighmem": ("i386-nohighmem", []),
+    # make bench only: the same kernel without its debug options
+    "i386-nohighmem-prod": ("i386-nohighmem-prod", []),
     "i386-6.12": ("i386-6.12", []),
     "x86_64-6.12": ("x86_64-6.12", []),
     "deb-686-pae": ("deb-686-pae", []),
