@@ -455,47 +455,6 @@ static int test_hazard_write(struct selftest_ctx *ctx)
 }
 
 /*
- * The real hazard, no demonstration engine: map page A through ENGINE
- * (pvmap, or mainline_local: <linux/io-mapping.h>'s io_mapping_map_local_wc),
- * write, unmap, then write through the old pointer at once, on the same
- * CPU. On i386 without HIGHMEM mainline's unmap leaves the TLB entry, so
- * the write lands in page A although nothing maps it; the host reads page A.
- *   stale_write BASE SIZE ENGINE  ->  "ok off=OFF va=VA landed|faulted"
- */
-static int test_stale_write(struct selftest_ctx *ctx, const char *engine)
-{
-	static const char data[] = "guest data in page A";
-	bool mainline = !strcmp(engine, "mainline_local");
-	u64 offset = random_page_offset(ctx, 1);
-	struct io_mapping iomap;
-	void __iomem *vaddr;
-	bool landed;
-
-	if (!mainline && strcmp(engine, "pvmap"))
-		return result(ctx, "fail: engine %s: pvmap or mainline_local", engine);
-	if (mainline && !io_mapping_init_wc(&iomap, ctx->base, ctx->size))
-		return result(ctx, "fail: io_mapping_init_wc");
-	migrate_disable();
-	vaddr = mainline ? io_mapping_map_local_wc(&iomap, offset) :
-			   pvmap_io_mapping_map_atomic_wc(ctx->m, offset);
-	if (vaddr) {
-		memcpy_toio(vaddr, data, sizeof(data));
-		if (mainline)
-			io_mapping_unmap_local(vaddr);
-		else
-			pvmap_io_mapping_unmap_atomic(vaddr);
-		landed = store_stale_msg(vaddr);
-	}
-	migrate_enable();
-	if (mainline)
-		io_mapping_fini(&iomap);
-	if (!vaddr)
-		return result(ctx, "fail: map returned NULL");
-	return result(ctx, "ok off=%llx va=%lx %s", offset, (unsigned long)vaddr,
-		      landed ? "landed" : "faulted");
-}
-
-/*
  * The host's pattern and the guest's, through mainline's io_mapping
  * (<linux/io-mapping.h>): a path independent of pvmap's engine (and of
  * sysfs resource mmaps, which IO_STRICT_DEVMEM refuses while pvmap holds
@@ -1139,6 +1098,13 @@ static u32 bench_next(u32 *state)
 	return *state;
 }
 
+/* 6.1's ioremap truncates a physical address above 4 GiB on i386 PAE. */
+static bool bench_ioremap_wrong_page(const struct selftest_ctx *ctx, const char *engine)
+{
+	return !strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
+	       !IS_ENABLED(CONFIG_64BIT);
+}
+
 static int bench_setup(struct bench *b, struct selftest_ctx *ctx, const char *engine,
 		       u64 seed)
 {
@@ -1190,8 +1156,7 @@ static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *
 
 	if (!iters || iters > 100000)
 		return result(ctx, "fail: bad iteration count");
-	if (!strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
-	    !IS_ENABLED(CONFIG_64BIT))
+	if (bench_ioremap_wrong_page(ctx, engine))
 		return result(ctx, "skip ioremap maps the wrong page above 4 GiB on i386 PAE");
 	ret = bench_setup(&b, ctx, engine, seed);
 	if (ret)
@@ -1244,6 +1209,41 @@ static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *
 }
 
 /*
+ * The real hazard, no demonstration engine: map page A through ENGINE
+ * (pvmap, or mainline_local: <linux/io-mapping.h>'s io_mapping_map_local_wc),
+ * write, unmap, then write through the old pointer at once, on the same
+ * CPU. On i386 without HIGHMEM mainline's unmap leaves the TLB entry, so
+ * the write lands in page A although nothing maps it; the host reads page A.
+ *   stale_write BASE SIZE ENGINE  ->  "ok off=OFF va=VA landed|faulted"
+ */
+static int test_stale_write(struct selftest_ctx *ctx, const char *engine)
+{
+	static const char data[] = "guest data in page A";
+	u64 offset = random_page_offset(ctx, 1);
+	void __iomem *vaddr;
+	bool landed = false;
+	struct bench b;
+
+	if (strcmp(engine, "pvmap") && strcmp(engine, "mainline_local"))
+		return result(ctx, "fail: engine %s: pvmap or mainline_local", engine);
+	if (bench_setup(&b, ctx, engine, 0))
+		return result(ctx, "fail: %s: setup", engine);
+	migrate_disable();
+	vaddr = bench_map_page(&b, offset);
+	if (vaddr) {
+		memcpy_toio(vaddr, data, sizeof(data));
+		bench_unmap_page(&b, vaddr);
+		landed = store_stale_msg(vaddr);
+	}
+	migrate_enable();
+	bench_teardown(&b);
+	if (!vaddr)
+		return result(ctx, "fail: map returned NULL");
+	return result(ctx, "ok off=%llx va=%lx %s", offset, (unsigned long)vaddr,
+		      landed ? "landed" : "faulted");
+}
+
+/*
  * The mapping overhead, robust to the bursts of a TCG host: blocks of
  * OVH_BLOCK_PAGES page writes through ENGINE and through the permanent
  * window, alternating which goes first, each block timed; the overhead is
@@ -1283,8 +1283,7 @@ static int test_bench_overhead(struct selftest_ctx *ctx, const char *engine, uns
 		return result(ctx, "fail: bad iteration count");
 	if (!strcmp(engine, "permanent"))
 		return result(ctx, "fail: the permanent window is the reference");
-	if (!strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
-	    !IS_ENABLED(CONFIG_64BIT))
+	if (bench_ioremap_wrong_page(ctx, engine))
 		return result(ctx, "skip ioremap maps the wrong page above 4 GiB on i386 PAE");
 	diff = kmalloc_array(3 * blocks, sizeof(*diff), GFP_KERNEL);
 	if (!diff)
@@ -1358,8 +1357,7 @@ static int test_bench_stale(struct selftest_ctx *ctx, const char *engine, unsign
 
 	if (!count || count > 100000)
 		return result(ctx, "fail: bad count");
-	if (!strcmp(engine, "ioremap") && ctx->base + ctx->size > (1ULL << 32) &&
-	    !IS_ENABLED(CONFIG_64BIT))
+	if (bench_ioremap_wrong_page(ctx, engine))
 		return result(ctx, "skip ioremap maps the wrong page above 4 GiB on i386 PAE");
 	ret = bench_setup(&b, ctx, engine, 0);
 	if (ret || b.engine == BENCH_PERMANENT) {

@@ -278,28 +278,6 @@ static int run_one(int run, const char *engine, const char *workload, unsigned i
 	return failed ? -1 : 0;
 }
 
-/*
- * Before each block of measurements: let the last block's processes finish
- * exiting, then one unreported pass of every engine on every CPU, so that
- * whichever engine comes first does not pay for the others' aftermath (the
- * first cell of a block measured up to 4x slower without this).
- */
-static void settle(int cpus, int div)
-{
-	unsigned long long ns, bytes;
-	long long ovh;
-	unsigned int ops;
-
-	usleep(200000);
-	for (unsigned int e = 0; e < sizeof(engines) / sizeof(engines[0]); e++)
-		for (int i = 0; i < cpus; i++) {
-			pin(i);
-			measure(engines[e], "page", workloads[0].iters / div / 4 + 1, 1, &ns, &bytes,
-				&ops, &ovh);
-		}
-	pin(0);
-}
-
 /* One unreported pass of @engine's @workload on each of @cpus CPUs. */
 static void warm_up(const char *engine, const char *workload, unsigned int iters, int cpus)
 {
@@ -314,6 +292,18 @@ static void warm_up(const char *engine, const char *workload, unsigned int iters
 		measure(engine, workload, iters, 1, &ns, &bytes, &ops, &ovh);
 	}
 	pin(0);
+}
+
+/*
+ * Before each block of measurements: let the last block's processes finish
+ * exiting, then one unreported page pass of every engine on every CPU, so
+ * that whichever engine comes first does not pay for the others' aftermath.
+ */
+static void settle(int cpus, int div)
+{
+	usleep(200000);
+	for (unsigned int e = 0; e < NR_ENGINES; e++)
+		warm_up(engines[e], "page", workloads[0].iters / div / 4 + 1, cpus);
 }
 
 /* Per engine: how many of STALE_PROBES unmaps leave a usable translation. */

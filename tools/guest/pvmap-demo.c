@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -148,11 +147,7 @@ static int real_hazard(void)
 	unsigned long long off;
 	unsigned long va;
 	char res[256], word[16];
-	cpu_set_t cpu0;
 
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	sched_setaffinity(0, sizeof(cpu0), &cpu0);
 	if (ivshmem_info(&info))
 		return 1;
 	printf("pvmap-demo: the same hazard with no demonstration engine, on a kernel without\n"
