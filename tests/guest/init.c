@@ -16,10 +16,13 @@
 #include "guest.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/io.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -31,6 +34,12 @@
 #define KMEMLEAK		"/sys/kernel/debug/kmemleak"
 #define EXIT_PASS		0
 #define EXIT_FAIL		1
+#define SYSLOG_ACTION_CONSOLE_LEVEL	8
+/* Only KERN_EMERG (lockups, the panic path raises the level itself) stays direct. */
+#define CONSOLE_LEVEL_DIRECT	1
+
+static pid_t kmsg_forwarder = -1;
+static int kmsg_forwarder_stop = -1;	/* closed: print what is logged, exit */
 
 static void mount_or_warn(const char *src, const char *dir, const char *type)
 {
@@ -39,8 +48,113 @@ static void mount_or_warn(const char *src, const char *dir, const char *type)
 		printf("# init: mount %s on %s: %s\n", type, dir, strerror(errno));
 }
 
+/*
+ * Print one /dev/kmsg record ("PRIO,SEQ,USEC,FLAGS;text", text escaped as
+ * \xHH) as the console would, "[    7.028167] text", in one write().
+ */
+static void kmsg_print(const char *rec, int max_level)
+{
+	unsigned long long usec;
+	char out[8192], *o = out;
+	const char *text;
+	unsigned int prio;
+
+	text = strchr(rec, ';');
+	if (!text || sscanf(rec, "%u,%*u,%llu", &prio, &usec) != 2 ||
+	    (int)(prio & 7) >= max_level)
+		return;
+	o += snprintf(o, 64, "[%5llu.%06llu] ", usec / 1000000, usec % 1000000);
+	for (text++; *text && *text != '\n' && o < out + sizeof(out) - 2; text++) {
+		unsigned int c;
+
+		if (text[0] == '\\' && text[1] == 'x' && sscanf(text + 2, "%2x", &c) == 1) {
+			*o++ = (char)c;
+			text += 3;
+		} else {
+			*o++ = *text;
+		}
+	}
+	*o++ = '\n';
+	if (write(STDOUT_FILENO, out, o - out) < 0)
+		_exit(1);
+}
+
+/*
+ * The kernel's console writes straight to the UART, between the characters
+ * the tty is sending, so a kernel message (a late "clocksource: Switched
+ * to clocksource tsc") could split a test's KTAP line and the host lose
+ * it. Kernel messages therefore reach the console through this child: it
+ * writes each as one write() to the tty, which the tty serialises with the
+ * programs' own writes, whole lines against whole lines. The console level
+ * it applies is the one the kernel was booted with (loglevel=).
+ */
+static void kmsg_forward_start(void)
+{
+	char level[16] = "7";
+	int fd, stop[2], max_level;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || pipe2(stop, O_CLOEXEC)) {
+		printf("# init: /dev/kmsg: %s; kernel messages stay direct\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	guest_read_file("/proc/sys/kernel/printk", level, sizeof(level));
+	max_level = atoi(level);
+	/* From here on: a message in between is printed twice, never lost. */
+	lseek(fd, 0, SEEK_END);
+	fflush(stdout);
+	kmsg_forwarder = fork();
+	if (kmsg_forwarder == 0) {
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
+					 { .fd = stop[0], .events = POLLIN } };
+		char rec[8192];
+
+		close(stop[1]);
+		for (;;) {
+			ssize_t n = read(fd, rec, sizeof(rec) - 1);
+
+			if (n > 0) {
+				rec[n] = '\0';
+				kmsg_print(rec, max_level);
+			} else if (n < 0 && errno == EPIPE) {	/* overwritten unread */
+				static const char lost[] = "# init: kernel messages lost\n";
+
+				if (write(STDOUT_FILENO, lost, sizeof(lost) - 1) < 0)
+					_exit(1);
+			} else if (pfd[1].revents) {
+				_exit(0);	/* asked to stop, and all is printed */
+			} else if (poll(pfd, 2, -1) < 0 && errno != EINTR) {
+				_exit(1);
+			}
+		}
+	}
+	close(fd);
+	close(stop[0]);
+	if (kmsg_forwarder < 0) {
+		printf("# init: fork: %s; kernel messages stay direct\n", strerror(errno));
+		close(stop[1]);
+		return;
+	}
+	kmsg_forwarder_stop = stop[1];
+	if (klogctl(SYSLOG_ACTION_CONSOLE_LEVEL, NULL, CONSOLE_LEVEL_DIRECT))
+		printf("# init: console level: %s\n", strerror(errno));
+}
+
+/* Let the forwarder print everything logged so far, then stop it. */
+static void kmsg_forward_stop(void)
+{
+	if (kmsg_forwarder <= 0)
+		return;
+	close(kmsg_forwarder_stop);
+	waitpid(kmsg_forwarder, NULL, 0);
+	kmsg_forwarder = -1;
+}
+
 static __attribute__((noreturn)) void end_qemu(int status)
 {
+	kmsg_forward_stop();
 	fflush(stdout);
 	/* The console's last lines may still be in the tty: let them out first. */
 	tcdrain(STDOUT_FILENO);
@@ -158,6 +272,7 @@ int main(void)
 	mount_or_warn("devtmpfs", "/dev", "devtmpfs");
 	mount_or_warn("debugfs", "/sys/kernel/debug", "debugfs");
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	kmsg_forward_start();
 
 	guest_cmdline_get("run", prog, sizeof(prog));
 	guest_cmdline_get("only", only, sizeof(only));
