@@ -974,7 +974,10 @@ static int test_irq_load(struct selftest_ctx *ctx, u64 offset, u64 npages, u64 m
  * of up to 16 pages), mainline_local and mainline_atomic (<linux/io-mapping.h>,
  * which on i386 is __iomap_local_pfn_prot), ioremap (ioremap_wc + iounmap
  * per map, and the lazy purge its iounmaps left, at the end of the timing),
- * permanent (one ioremap_wc of a BENCH_WINDOW done before timing).
+ * permanent (one ioremap_wc of a BENCH_WINDOW done before timing),
+ * pte_floor (the least a clear-on-unmap map can do: one PTE of a window
+ * of its own set, the page written, the PTE cleared and its TLB entry
+ * flushed, with preemption off; pvmap's PTE layer, no slot, no counter).
  * WORKLOAD: page (map, write 4 KiB, unmap), range16 (64 KiB through 16
  * pages), seq1m (1 MiB in order), rand4k (4 KiB at pseudo-random pages of
  * the whole aperture; of the window for permanent), overhead (see
@@ -996,19 +999,21 @@ static int test_irq_load(struct selftest_ctx *ctx, u64 offset, u64 npages, u64 m
 
 enum bench_engine {
 	BENCH_PVMAP, BENCH_PVMAP_RANGE, BENCH_MAINLINE_LOCAL, BENCH_MAINLINE_ATOMIC,
-	BENCH_IOREMAP, BENCH_PERMANENT,
+	BENCH_IOREMAP, BENCH_PERMANENT, BENCH_PTE_FLOOR,
 };
 
 static const char *const bench_engines[] = {
 	[BENCH_PVMAP] = "pvmap", [BENCH_PVMAP_RANGE] = "pvmap_range",
 	[BENCH_MAINLINE_LOCAL] = "mainline_local", [BENCH_MAINLINE_ATOMIC] = "mainline_atomic",
 	[BENCH_IOREMAP] = "ioremap", [BENCH_PERMANENT] = "permanent",
+	[BENCH_PTE_FLOOR] = "pte_floor",
 };
 
 struct bench {
 	struct selftest_ctx *ctx;
 	struct io_mapping mainline;
 	void __iomem *window;
+	struct pvmap_window floor;
 	u8 *src;
 	enum bench_engine engine;
 };
@@ -1033,6 +1038,11 @@ static void __iomem *bench_map_page(struct bench *b, u64 offset)
 		return io_mapping_map_atomic_wc(&b->mainline, offset);
 	case BENCH_IOREMAP:
 		return ioremap_wc(b->ctx->base + offset, PAGE_SIZE);
+	case BENCH_PTE_FLOOR:
+		preempt_disable();
+		pvmap_pte_set(&b->floor, 0, (b->ctx->base + offset) >> PAGE_SHIFT,
+			      pvmap_io_mapping_prot(b->ctx->m));
+		return (void __iomem *)pvmap_window_va(&b->floor, 0);
 	default:
 		return NULL;
 	}
@@ -1055,6 +1065,11 @@ static void bench_unmap_page(struct bench *b, void __iomem *p)
 		break;
 	case BENCH_IOREMAP:
 		iounmap(p);
+		break;
+	case BENCH_PTE_FLOOR:
+		pvmap_pte_clear(&b->floor, 0);
+		pvmap_tlb_flush_local(&b->floor, 0);
+		preempt_enable();
 		break;
 	default:
 		break;
@@ -1129,6 +1144,10 @@ static int bench_setup(struct bench *b, struct selftest_ctx *ctx, const char *en
 			return -ENOMEM;
 		}
 	}
+	if (e == BENCH_PTE_FLOOR && pvmap_window_create(&b->floor, 1)) {
+		kfree(b->src);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -1138,6 +1157,9 @@ static void bench_teardown(struct bench *b)
 		iounmap(b->window);
 	if (b->engine == BENCH_MAINLINE_LOCAL || b->engine == BENCH_MAINLINE_ATOMIC)
 		io_mapping_fini(&b->mainline);
+	/* its one PTE is clear and flushed after every unmap */
+	if (b->engine == BENCH_PTE_FLOOR)
+		pvmap_window_destroy(&b->floor);
 	kfree(b->src);
 }
 
