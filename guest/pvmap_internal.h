@@ -37,13 +37,13 @@ struct pvmap_counters {
 extern struct pvmap_counters __percpu *pvmap_counters;
 DECLARE_STATIC_KEY_FALSE(pvmap_counting);
 
-static inline void pvmap_count_add(enum pvmap_counter c, unsigned int n)
+static __always_inline void pvmap_count_add(enum pvmap_counter c, unsigned int n)
 {
 	if (static_branch_unlikely(&pvmap_counting))
 		this_cpu_add(pvmap_counters->count[c], n);
 }
 
-static inline void pvmap_count(enum pvmap_counter c)
+static __always_inline void pvmap_count(enum pvmap_counter c)
 {
 	pvmap_count_add(c, 1);
 }
@@ -82,10 +82,8 @@ void pvmap_io_mapping_exit(void);
 void pvmap_stats_read(struct pvmap_stats *stats);
 
 struct seq_file;
-void pvmap_trace_show(struct seq_file *s);
 void pvmap_live_show(struct seq_file *s);
 void pvmap_windows_show(struct seq_file *s);
-void pvmap_trace_clear(void);
 
 struct pvmap_io_mapping;
 int pvmap_rw(struct pvmap_io_mapping *m, u64 aperture_size, struct pvmap_rw *rw,

@@ -381,17 +381,6 @@ static int pvmap_debugfs_stats_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_stats);
 
-static int pvmap_debugfs_trace_show(struct seq_file *s, void *unused)
-{
-	pvmap_trace_show(s);
-	return 0;
-}
-
-static int pvmap_debugfs_trace_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, pvmap_debugfs_trace_show, NULL);
-}
-
 static int pvmap_debugfs_live_show(struct seq_file *s, void *unused)
 {
 	pvmap_live_show(s);
@@ -405,23 +394,6 @@ static int pvmap_debugfs_windows_show(struct seq_file *s, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_windows);
-
-/* Any write empties the ring. */
-static ssize_t pvmap_debugfs_trace_write(struct file *file, const char __user *buf,
-					 size_t len, loff_t *ppos)
-{
-	pvmap_trace_clear();
-	return len;
-}
-
-static const struct file_operations pvmap_debugfs_trace_fops = {
-	.owner = THIS_MODULE,
-	.open = pvmap_debugfs_trace_open,
-	.read = seq_read,
-	.write = pvmap_debugfs_trace_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
 
 static void pvmap_debugfs_add(struct pvmap_device *pvdev)
 {
@@ -580,8 +552,6 @@ static int __init pvmap_init(void)
 	pvmap_debugfs_root = debugfs_create_dir(PVMAP_DRV_NAME, NULL);
 	debugfs_create_file("stats", 0400, pvmap_debugfs_root, NULL,
 			    &pvmap_debugfs_stats_fops);
-	debugfs_create_file("trace", 0600, pvmap_debugfs_root, NULL,
-			    &pvmap_debugfs_trace_fops);
 	debugfs_create_file("live", 0400, pvmap_debugfs_root, NULL,
 			    &pvmap_debugfs_live_fops);
 	debugfs_create_file("windows", 0400, pvmap_debugfs_root, NULL,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The PTE layer on a Linux guest: windows, the trace ring and the
+ * The PTE layer on a Linux guest: windows, the trace event and the
  * cross-CPU flush; the per-page operations are inline in pvmap_pte.h.
  * Exported in the PVMAP_PTE namespace for pvmap_selftest's hazard
  * demonstration only: it builds its pre-clear-on-unmap engine on this
@@ -11,13 +11,10 @@
  * address space it ran in, are flushed everywhere, in every PCID.
  */
 
-#include <linux/hardirq.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
 
@@ -26,110 +23,10 @@
 #include "pvmap_internal.h"
 #include "pvmap_pte.h"
 
-/* The trace parameter: its static key keeps the inline PTE operations' check a no-op jump. */
-struct static_key_false pvmap_tracing = STATIC_KEY_FALSE_INIT;
-EXPORT_SYMBOL_NS_GPL(pvmap_tracing, PVMAP_PTE);
-
-static int pvmap_trace_param_set(const char *val, const struct kernel_param *kp)
-{
-	bool on;
-	int ret = kstrtobool(val, &on);
-
-	if (ret)
-		return ret;
-	if (on)
-		static_branch_enable(&pvmap_tracing);
-	else
-		static_branch_disable(&pvmap_tracing);
-	return 0;
-}
-
-static int pvmap_trace_param_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%c\n", static_key_enabled(&pvmap_tracing) ? 'Y' : 'N');
-}
-
-static const struct kernel_param_ops pvmap_trace_param_ops = {
-	.set = pvmap_trace_param_set,
-	.get = pvmap_trace_param_get,
-};
-module_param_cb(trace, &pvmap_trace_param_ops, NULL, 0600);
-MODULE_PARM_DESC(trace, "record PTE operations for debugfs pvmap/trace");
-
-/*
- * The last PVMAP_TRACE_ENTRIES operations, oldest overwritten first. A
- * 1 MiB PWRITE takes 800 (512 PTE writes, 256 flushes, 32 batch marks).
- */
-#define PVMAP_TRACE_ENTRIES	4096
-
-struct pvmap_trace_entry {
-	u64 va;
-	u64 arg;
-	u8 op;
-	u8 cpu;
-};
-
-static struct pvmap_trace_entry pvmap_trace_ring[PVMAP_TRACE_ENTRIES];
-static unsigned int pvmap_trace_head, pvmap_trace_count;
-static DEFINE_RAW_SPINLOCK(pvmap_trace_lock);	/* protects the ring */
-
-void pvmap_trace_record(enum pvmap_trace_op op, unsigned long va, u64 arg)
-{
-	struct pvmap_trace_entry *e;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&pvmap_trace_lock, flags);
-	e = &pvmap_trace_ring[pvmap_trace_head];
-	*e = (struct pvmap_trace_entry){
-		.va = va, .arg = arg, .op = op, .cpu = raw_smp_processor_id(),
-	};
-	pvmap_trace_head = (pvmap_trace_head + 1) % PVMAP_TRACE_ENTRIES;
-	if (pvmap_trace_count < PVMAP_TRACE_ENTRIES)
-		pvmap_trace_count++;
-	raw_spin_unlock_irqrestore(&pvmap_trace_lock, flags);
-}
-EXPORT_SYMBOL_NS_GPL(pvmap_trace_record, PVMAP_PTE);
-
-/* The ring in include/pvmap/trace.h's format, oldest first. */
-void pvmap_trace_show(struct seq_file *s)
-{
-	unsigned int i, first, count;
-	unsigned long flags;
-
-	seq_puts(s, PVMAP_TRACE_HEADER "\n");
-	raw_spin_lock_irqsave(&pvmap_trace_lock, flags);
-	count = pvmap_trace_count;
-	first = (pvmap_trace_head + PVMAP_TRACE_ENTRIES - count) % PVMAP_TRACE_ENTRIES;
-	raw_spin_unlock_irqrestore(&pvmap_trace_lock, flags);
-	for (i = 0; i < count; i++) {
-		const struct pvmap_trace_entry *e =
-			&pvmap_trace_ring[(first + i) % PVMAP_TRACE_ENTRIES];
-
-		switch (e->op) {
-		case PVMAP_TRACE_SET:
-		case PVMAP_TRACE_FLUSH_ALL:
-			seq_printf(s, "%c %u %llx %llx\n", e->op, e->cpu, e->va, e->arg);
-			break;
-		case PVMAP_TRACE_CLEAR:
-		case PVMAP_TRACE_FLUSH:
-			seq_printf(s, "%c %u %llx\n", e->op, e->cpu, e->va);
-			break;
-		default:
-			seq_printf(s, "%c %u\n", e->op, e->cpu);
-			break;
-		}
-	}
-}
-
-void pvmap_trace_clear(void)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&pvmap_trace_lock, flags);
-	pvmap_trace_head = 0;
-	pvmap_trace_count = 0;
-	raw_spin_unlock_irqrestore(&pvmap_trace_lock, flags);
-}
+/* The trace event's definition, here once; pvmap_selftest uses it through pvmap_pte.h. */
+#define CREATE_TRACE_POINTS
+#include "pvmap_trace_events.h"
+EXPORT_TRACEPOINT_SYMBOL_GPL(pvmap_pte);
 
 /*
  * @prot without the bits this CPU lacks (NX on a PAE CPU without it), as

@@ -64,24 +64,26 @@ void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
  * The kernel build: inline, as mainline's kmap_local is. The primitives
  * are the kernel's own: on a paravirtualised MMU they are pv_ops calls, and
  * inside arch_enter/leave_lazy_mmu_mode() a run of them becomes one
- * multicall. Tracing (the trace parameter) is a static key: a no-op jump
- * when off.
+ * multicall. Tracing is the trace event pvmap:pvmap_pte, a static key: a
+ * no-op jump until tracefs enables it.
  */
-#include <linux/jump_label.h>
 #include <linux/preempt.h>
 #include <asm/tlbflush.h>
 
 #include <pvmap/trace.h>
 
 #include "pvmap_internal.h"
+#include "pvmap_trace_events.h"
 
-DECLARE_STATIC_KEY_FALSE(pvmap_tracing);
-void pvmap_trace_record(enum pvmap_trace_op op, unsigned long va, u64 arg);
-
+/*
+ * The key test inline (tracepoint_enabled(), the header form of
+ * trace_pvmap_pte_enabled()), whatever the compiler makes of
+ * trace_pvmap_pte() itself: -Os kernels call it out of line.
+ */
 static __always_inline void pvmap_trace(enum pvmap_trace_op op, unsigned long va, u64 arg)
 {
-	if (static_branch_unlikely(&pvmap_tracing))
-		pvmap_trace_record(op, va, arg);
+	if (tracepoint_enabled(pvmap_pte))
+		trace_pvmap_pte(op, va, arg);
 }
 
 /*

@@ -35,13 +35,17 @@ static int parse_u64(const char **p, int base, uint64_t *v)
 
 int pvstub_trace_decode(const char *line, struct pvstub_trace_op *op)
 {
-	const char *p = line;
-	uint64_t cpu;
+	const char *p = line, *event;
+	uint64_t cpu, unused;
 	int nargs;
 
 	if (!*line || *line == '\n' || *line == '#' ||
 	    !strncmp(line, PVMAP_TRACE_HEADER, strlen(PVMAP_TRACE_HEADER)))
 		return 1;
+	/* tracefs: the event's text, whose four fields are always there */
+	event = strstr(line, PVMAP_TRACE_EVENT);
+	if (event)
+		p = event + strlen(PVMAP_TRACE_EVENT);
 	memset(op, 0, sizeof(*op));
 	op->op = *p++;
 	switch (op->op) {
@@ -67,6 +71,9 @@ int pvstub_trace_decode(const char *line, struct pvstub_trace_op *op)
 		return -EINVAL;
 	if (nargs >= 2 && parse_u64(&p, 16, &op->arg))
 		return -EINVAL;
+	for (; event && nargs < 2; nargs++)
+		if (parse_u64(&p, 16, &unused) || unused)
+			return -EINVAL;
 	if (op->op == PVMAP_TRACE_FLUSH_ALL && (!op->arg || op->arg > MAX_A_PAGES))
 		return -EINVAL;
 	if (*p == '\n')
@@ -249,7 +256,8 @@ int pvstub_replay(const char *text, size_t len, struct pvstub_replay_result *r,
 		rc = -ENOMEM;
 		goto out;
 	}
-	if (!nlines || strcmp(lines[0], PVMAP_TRACE_HEADER)) {
+	if (!nlines || (strcmp(lines[0], PVMAP_TRACE_HEADER) &&
+			strncmp(lines[0], PVMAP_TRACE_TRACEFS, strlen(PVMAP_TRACE_TRACEFS)))) {
 		r->bad_line = 1;
 		rc = -EINVAL;
 		goto out;

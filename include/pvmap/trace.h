@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The PTE trace format (version 1): every operation of pvmap's PTE layer,
- * written by the module (debugfs pvmap/trace, when the module parameter
- * "trace" is set) and read by tools/pvstub-replay. Text, one operation per
- * line, single spaces; cpu in decimal, va/pte/npages in hex without 0x:
+ * read by tools/pvstub-replay. Text, one operation per line, single spaces;
+ * cpu in decimal, va/pte/npages in hex without 0x:
  *
  *   pvmap-trace 1            the first line
  *   S <cpu> <va> <pte>       the PTE of va is set to pte
@@ -14,11 +13,20 @@
  *   E <cpu>                  the batch on cpu ends
  *
  * Empty lines and lines starting with '#' are ignored.
+ *
+ * The module writes it as the trace event pvmap:pvmap_pte
+ * (guest/pvmap_trace_events.h): tracefs's trace file, which starts with
+ * "# tracer: ", is a trace too. Each event's text after " pvmap_pte: " is
+ * "<op> <cpu> <va> <arg>", all four always there, those an operation does
+ * not use 0; any other line but comments (a "[LOST n EVENTS]" mark, say)
+ * makes the trace malformed.
  */
 #ifndef PVMAP_TRACE_H
 #define PVMAP_TRACE_H
 
 #define PVMAP_TRACE_HEADER	"pvmap-trace 1"
+#define PVMAP_TRACE_TRACEFS	"# tracer: "
+#define PVMAP_TRACE_EVENT	" pvmap_pte: "
 
 enum pvmap_trace_op {
 	PVMAP_TRACE_SET = 'S',

@@ -238,27 +238,32 @@ static int pwrite_all(int fd, unsigned long long off, void *buf, unsigned long l
 
 int guest_capture_trace(int fd, unsigned long long size, unsigned long long off)
 {
-	static char trace[256 * 1024];
+	static char trace[512 * 1024];
 	static uint8_t data[1 << 20];
-	const char *param = "/sys/module/pvmap/parameters/trace";
-	int ret, sets = 0;
+	const char *event = GUEST_TRACEFS "/events/pvmap/pvmap_pte/enable";
+	int ret, sets = 0, clear;
 	long len;
 
-	if (guest_write_file(param, "1") || guest_write_file(GUEST_DEBUGFS "/trace", "clear")) {
-		printf("# cannot enable the trace\n");
+	/* opened for writing with O_TRUNC, tracefs's trace file empties the buffer */
+	clear = open(GUEST_TRACEFS "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (clear < 0 || guest_write_file(event, "1")) {
+		printf("# cannot enable the trace event pvmap:pvmap_pte\n");
+		if (clear >= 0)
+			close(clear);
 		return -1;
 	}
+	close(clear);
 	pvmap_pattern_fill(data, sizeof(data), off, off);
 	ret = pwrite_all(fd, off, data, sizeof(data));
-	guest_write_file(param, "0");
-	len = guest_read_file(GUEST_DEBUGFS "/trace", trace, sizeof(trace));
-	if (ret || len <= 0) {
+	guest_write_file(event, "0");
+	len = guest_read_file(GUEST_TRACEFS "/trace", trace, sizeof(trace));
+	if (ret || len <= 0 || (size_t)len >= sizeof(trace) - 1) {
 		printf("# no trace (%ld)\n", len);
 		return -1;
 	}
 	printf("# pvmap-host: pattern off=%#llx len=%#x seed=%#llx\n", off, (unsigned int)sizeof(data),
 	       off);
-	for (char *p = trace; (p = strstr(p, "\nS ")); p++)
+	for (char *p = trace; (p = strstr(p, " pvmap_pte: S ")); p++)
 		sets++;
 	printf("# trace of a 1 MiB PWRITE: %ld bytes, %d PTE sets\n", len, sets);
 	if (pwrite_all(fd, size - (1 << 20), trace, len)) {

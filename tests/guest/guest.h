@@ -13,6 +13,7 @@
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
 #define GUEST_SELFTEST_PATH	"/lib/modules/pvmap_selftest.ko"
 #define GUEST_DEBUGFS		"/sys/kernel/debug/pvmap"
+#define GUEST_TRACEFS		"/sys/kernel/tracing"
 /* pvmap_selftest's demonstration of a stale mapping; pvmap.ko has none */
 #define GUEST_HAZARD_PARAM	"/sys/module/pvmap_selftest/parameters/hazard_demo"
 
@@ -73,8 +74,9 @@ int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool
 int guest_rw(int fd, bool write, uint64_t off, void *buf, uint64_t len, uint64_t *done);
 
 /*
- * Trace a 1 MiB PWRITE at @off through @fd (pvmap's trace=1) and hand the
- * trace to the host through the aperture's last MiB (handshake "trace").
+ * Trace a 1 MiB PWRITE at @off through @fd (the trace event pvmap:pvmap_pte,
+ * tracefs's text) and hand the trace to the host through the aperture's last
+ * MiB (handshake "trace").
  * The number of PTE sets traced, or -1.
  */
 int guest_capture_trace(int fd, unsigned long long size, unsigned long long off);

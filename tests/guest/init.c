@@ -271,6 +271,7 @@ int main(void)
 	mount_or_warn("sysfs", "/sys", "sysfs");
 	mount_or_warn("devtmpfs", "/dev", "devtmpfs");
 	mount_or_warn("debugfs", "/sys/kernel/debug", "debugfs");
+	mount_or_warn("tracefs", "/sys/kernel/tracing", "tracefs");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	kmsg_forward_start();
 

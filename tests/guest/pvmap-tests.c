@@ -2098,14 +2098,14 @@ static int test_device_permissions(void)
 }
 
 /*
- * pvmap.ko has no way to leave a stale mapping behind: its parameters are
- * hygiene (x86_64: slots instead of one whole mapping) and trace, nothing
- * that skips clear-on-unmap. The demonstration of the hazard lives in
+ * pvmap.ko has no way to leave a stale mapping behind: its one parameter is
+ * hygiene (x86_64: slots instead of one whole mapping), nothing that skips
+ * clear-on-unmap. The demonstration of the hazard lives in
  * pvmap_selftest.ko.
  */
 static int test_no_stale_mapping_parameter(void)
 {
-	static const char *const allowed[] = { "hygiene", "trace" };
+	static const char *const allowed[] = { "hygiene" };
 	struct dirent *de;
 	int bad = 0, n = 0;
 	DIR *dir;
@@ -2125,7 +2125,7 @@ static int test_no_stale_mapping_parameter(void)
 	closedir(dir);
 	if (bad)
 		return -1;
-	printf("# pvmap.ko parameters: %d, all of them hygiene or trace\n", n);
+	printf("# pvmap.ko parameters: %d, all of them hygiene\n", n);
 	return 0;
 }
 

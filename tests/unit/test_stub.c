@@ -267,6 +267,11 @@ static int test_trace_decode(void)
 	static const char *const bad[] = {
 		"X 0 1000", "S 0 1000", "S 0 1001 13", "C 9 1000", "C 0 1000 junk",
 		"A 0 1000 0", "S 0 10000000000000000 13", "B", "F -1 1000", "S 0 1000 13 ",
+		/* tracefs: all four fields, the unused ones 0; lost events */
+		"  t-1 [000] ..... 1.5: pvmap_pte: C 0 1000",
+		"  t-1 [000] ..... 1.5: pvmap_pte: C 0 1000 5",
+		"  t-1 [000] ..... 1.5: pvmap_pte: B 0 1000 0",
+		"CPU:0 [LOST 12 EVENTS]",
 	};
 	struct pvstub_trace_op op;
 	int ok = pvstub_trace_decode("S 1 c8000000 80000013", &op) == 0 && op.op == 'S' &&
@@ -274,6 +279,14 @@ static int test_trace_decode(void)
 		 pvstub_trace_decode("# comment", &op) == 1 &&
 		 pvstub_trace_decode("pvmap-trace 1", &op) == 1 &&
 		 pvstub_trace_decode("E 0\n", &op) == 0;
+
+	ok = ok && pvstub_trace_decode("  pvmap-tests-61  [001] d..1.  7.21: pvmap_pte: "
+				       "S 1 c8000000 80000013\n", &op) == 0 &&
+	     op.op == 'S' && op.cpu == 1 && op.va == 0xc8000000 && op.arg == 0x80000013 &&
+	     pvstub_trace_decode(" t-1 [000] ..... 1.5: pvmap_pte: C 0 c8001000 0", &op) == 0 &&
+	     op.op == 'C' && op.va == 0xc8001000 &&
+	     pvstub_trace_decode(" t-1 [000] ..... 1.5: pvmap_pte: E 0 0 0", &op) == 0 &&
+	     pvstub_trace_decode("# tracer: nop", &op) == 1;
 
 	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (pvstub_trace_decode(bad[i], &op) != -EINVAL) {
@@ -286,6 +299,7 @@ static int test_trace_decode(void)
 /* A trace of a correct map/unmap, and the same with the clears dropped. */
 static int test_trace_replay(void)
 {
+	static const char tracefs[] = "# tracer: nop\n t-1 [000] ..... 1.5: pvmap_pte: B 0 0 0\n";
 	char good[8192], leaky[8192];
 	struct pvstub_replay_result r;
 	size_t g = 0, l = 0;
@@ -314,6 +328,7 @@ static int test_trace_replay(void)
 	ok = ok && pvstub_replay("pvmap-trace 1\nQ\n", 16, &r, NULL, false) == -EINVAL &&
 	     r.bad_line == 2;
 	ok = ok && pvstub_replay("no header\n", 10, &r, NULL, false) == -EINVAL;
+	ok = ok && !pvstub_replay(tracefs, strlen(tracefs), &r, NULL, false) && r.ops == 1;
 	return ok;
 }
 
