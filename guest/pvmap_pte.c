@@ -18,8 +18,6 @@
 #include <linux/vmalloc.h>
 #include <asm/tlbflush.h>
 
-#include <pvmap/trace.h>
-
 #include "pvmap_internal.h"
 #include "pvmap_pte.h"
 
