@@ -67,9 +67,6 @@ static __always_inline void pvmap_count(enum pvmap_counter c)
 
 int pvmap_slots_init(void);
 void pvmap_slots_exit(void);
-void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
-			      void __iomem *whole);
-bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages);
 struct pvmap_window;
 const struct pvmap_window *pvmap_slots_window(int cpu);
 unsigned int pvmap_slots_live(int cpu);

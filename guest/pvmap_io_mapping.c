@@ -30,26 +30,13 @@ module_param(hygiene, bool, 0444);
 MODULE_PARM_DESC(hygiene,
 		 "x86_64: map through per-CPU slots with clear-on-unmap instead of one whole-aperture mapping (i386 always does)");
 
-#define PVMAP_POOL_WINDOW_PAGES	(PVMAP_POOL_WINDOW_SIZE / PAGE_SIZE)
+#ifdef CONFIG_64BIT
+/* !hygiene, for the inline unmaps, which are not told the mapping. */
+bool pvmap_io_mapping_whole __read_mostly;
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_whole);
+#endif
 
-/**
- * struct pvmap_io_mapping - one aperture
- * @base: guest-physical base
- * @size: size in bytes
- * @prot: kernel protection for its pages, with the memory type the kernel
- *	granted (write-combining unless an earlier reservation said otherwise)
- * @wc_cookie: arch_phys_wc_add()'s handle
- * @whole: the whole aperture mapped, on x86_64 without hygiene; else NULL
- * @link: on pvmap_whole_list while @whole is set
- */
-struct pvmap_io_mapping {
-	resource_size_t base;
-	u64 size;
-	pgprot_t prot;
-	int wc_cookie;
-	void __iomem *whole;
-	struct list_head link;
-};
+#define PVMAP_POOL_WINDOW_PAGES	(PVMAP_POOL_WINDOW_SIZE / PAGE_SIZE)
 
 /*
  * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes: a window of
@@ -168,7 +155,7 @@ struct pvmap_io_mapping *pvmap_io_mapping_create_wc(resource_size_t base, u64 si
 	    (IS_ENABLED(CONFIG_64BIT) || !upper_32_bits(base + size - 1)))
 		m->wc_cookie = arch_phys_wc_add(base, size);
 
-	if (IS_ENABLED(CONFIG_64BIT) && !hygiene) {
+	if (pvmap_io_mapping_whole) {
 		/* ioremap_wc() grants the same type again: no alias */
 		m->whole = ioremap_wc(base, size);
 		if (!m->whole) {
@@ -225,49 +212,21 @@ bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *m)
 }
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_is_wc);
 
-/* Both atomic maps, inline in each: one call fewer on the single-page path. */
-static __always_inline void __iomem *pvmap_map_atomic(struct pvmap_io_mapping *m, u64 offset,
-						      unsigned int npages)
+void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *m, u64 offset,
+				       unsigned int npages)
 {
-	u64 start = pvmap_page_start(offset);
-	void __iomem *vaddr;
-
-	if (WARN(!m || !npages || npages > PVMAP_SLOTS_PER_CPU ||
-		 !pvmap_range_ok(m, start, (u64)npages << PAGE_SHIFT),
-		 "pvmap: atomic map of %u pages at %#llx outside the aperture\n",
-		 npages, offset)) {
-		pvmap_count(PVMAP_CNT_MISUSE);
-		return NULL;
-	}
-	vaddr = pvmap_slots_map((m->base + start) >> PAGE_SHIFT, npages, m->prot,
-				m->whole ? m->whole + start : NULL);
-	return vaddr ? vaddr + offset_in_page(offset) : NULL;
+	WARN(1, "pvmap: atomic map of %u pages at %#llx outside the aperture\n", npages, offset);
+	pvmap_count(PVMAP_CNT_MISUSE);
+	return NULL;
 }
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_bad_map);
 
-void __iomem *pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *m,
-						   u64 offset, unsigned int npages)
+void pvmap_io_mapping_bad_unmap(void)
 {
-	return pvmap_map_atomic(m, offset, npages);
+	WARN(1, "pvmap: unmap without a live atomic map\n");
+	pvmap_count(PVMAP_CNT_MISUSE);
 }
-EXPORT_SYMBOL_GPL(pvmap_io_mapping_map_atomic_range_wc);
-
-void __iomem *pvmap_io_mapping_map_atomic_wc(struct pvmap_io_mapping *m, u64 offset)
-{
-	return pvmap_map_atomic(m, offset, 1);
-}
-EXPORT_SYMBOL_GPL(pvmap_io_mapping_map_atomic_wc);
-
-void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr)
-{
-	pvmap_slots_unmap(vaddr, 0);
-}
-EXPORT_SYMBOL_GPL(pvmap_io_mapping_unmap_atomic);
-
-void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsigned int npages)
-{
-	pvmap_slots_unmap(vaddr, npages);
-}
-EXPORT_SYMBOL_GPL(pvmap_io_mapping_unmap_atomic_range);
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_bad_unmap);
 
 static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
 {
@@ -532,6 +491,9 @@ int pvmap_io_mapping_init(void)
 {
 	int ret;
 
+#ifdef CONFIG_64BIT
+	pvmap_io_mapping_whole = !hygiene;
+#endif
 	pvmap_counters = alloc_percpu(struct pvmap_counters);
 	if (!pvmap_counters)
 		return -ENOMEM;

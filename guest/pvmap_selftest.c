@@ -240,6 +240,7 @@ static void expect_state(struct selftest_ctx *ctx, struct atomic_state base, int
  */
 static int test_misuse(struct selftest_ctx *ctx)
 {
+	bool through_slots = pvmap_io_mapping_clears_on_unmap(ctx->m);
 	void __iomem *a, *b, *maps[PVMAP_MAX_DEPTH];
 	struct atomic_state base = atomic_state();
 	u64 end = ctx->size;
@@ -271,7 +272,7 @@ static int test_misuse(struct selftest_ctx *ctx)
 
 	a = pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
 	b = pvmap_io_mapping_map_atomic_wc(ctx->m, PAGE_SIZE);
-	if (a && b) {
+	if (a && b && through_slots) {
 		/* An address no live map returned: nothing changes. */
 		pvmap_io_mapping_unmap_atomic((void __iomem *)PAGE_SIZE);
 		warns++;
@@ -292,6 +293,19 @@ static int test_misuse(struct selftest_ctx *ctx)
 		warns++;
 		expect_state(ctx, base, 0, "an unmap with the wrong size", &bad);
 		bad += ctx->slots && (!faults(a) || !faults(b));
+	} else if (a && b) {
+		/*
+		 * Whole-aperture maps are addresses, as mainline's: an unmap
+		 * gives back one map's state whichever it names, and only
+		 * one with none of this task's live is refused.
+		 */
+		pvmap_io_mapping_unmap_atomic(a);
+		expect_state(ctx, base, 1, "an out-of-order whole-aperture unmap", &bad);
+		pvmap_io_mapping_unmap_atomic(b);
+		expect_state(ctx, base, 0, "the last whole-aperture unmap", &bad);
+		pvmap_io_mapping_unmap_atomic(b);
+		warns++;
+		expect_state(ctx, base, 0, "an unbalanced whole-aperture unmap", &bad);
 	} else {
 		bad++;
 		if (b)
@@ -314,19 +328,19 @@ static int test_misuse(struct selftest_ctx *ctx)
 	bad += !!pvmap_io_mapping_map_wc(ctx->m, end - PAGE_SIZE, 2 * PAGE_SIZE);
 	warns++;
 
-	/* One past the documented depth. */
-	for (i = 0; i < PVMAP_MAX_DEPTH; i++)
-		maps[i] = pvmap_io_mapping_map_atomic_wc(ctx->m, (u64)i << PAGE_SHIFT);
-	bad += !!pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
-	warns++;
-	expect_state(ctx, base, PVMAP_MAX_DEPTH, "a map past the depth", &bad);
-	for (i = PVMAP_MAX_DEPTH - 1; i >= 0; i--)
-		if (maps[i])
-			pvmap_io_mapping_unmap_atomic(maps[i]);
-		else
-			bad++;
-
-	/* More pages than the free slots. */
+	/* One past the documented depth and slots (whole-aperture maps have none). */
+	if (through_slots) {
+		for (i = 0; i < PVMAP_MAX_DEPTH; i++)
+			maps[i] = pvmap_io_mapping_map_atomic_wc(ctx->m, (u64)i << PAGE_SHIFT);
+		bad += !!pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
+		warns++;
+		expect_state(ctx, base, PVMAP_MAX_DEPTH, "a map past the depth", &bad);
+		for (i = PVMAP_MAX_DEPTH - 1; i >= 0; i--)
+			if (maps[i])
+				pvmap_io_mapping_unmap_atomic(maps[i]);
+			else
+				bad++;
+	}
 	if (ctx->slots) {
 		a = pvmap_io_mapping_map_atomic_range_wc(ctx->m, 0, PVMAP_SLOTS_PER_CPU);
 		bad += !a;

@@ -20,6 +20,7 @@
 
 #include <linux/bug.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -34,7 +35,7 @@
  * struct pvmap_live_map - one live atomic map on a CPU's stack
  * @vaddr: the page address returned for it
  * @npages: its pages
- * @slot: its first slot, or -1 when it points into a whole-aperture mapping
+ * @slot: its first slot
  * @released: unmapped while maps above it were live (a misuse): it gave
  *	back its preemption and page-fault state then, and its slots are
  *	cleared and popped with the map above it
@@ -42,7 +43,7 @@
 struct pvmap_live_map {
 	unsigned long vaddr;
 	unsigned int npages;
-	int slot;
+	unsigned int slot;
 	bool released;
 };
 
@@ -92,26 +93,26 @@ void pvmap_slots_exit(void)
 	pvmap_slots = NULL;
 }
 
-static void pvmap_misuse(void)
+/* Out of line: the hot path only calls it on misuse. */
+static noinline void pvmap_misuse(void)
 {
 	pvmap_count(PVMAP_CNT_MISUSE);
 }
 
 /*
- * Map @npages from @pfn: into this CPU's slots, or, when @whole is given,
- * at that address in a whole-aperture mapping (x86_64 without hygiene),
- * where only the stack discipline is kept. NULL after one WARN on misuse.
+ * Map @npages from @pfn into this CPU's slots; NULL after one WARN on
+ * misuse. Inline in both entries, so the single-page one has no loops.
  */
-void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
-			      void __iomem *whole)
+static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npages,
+						      pgprot_t prot)
 {
 	/* Interrupts nest above all a task may hold: see PVMAP_IRQ_SLOTS. */
-	unsigned int max_depth = PVMAP_MAX_DEPTH + (in_task() ? 0 : PVMAP_IRQ_DEPTH);
-	unsigned int max_slots = PVMAP_SLOTS_PER_CPU + (in_task() ? 0 : PVMAP_IRQ_SLOTS);
+	unsigned int extra_depth = in_task() ? 0 : PVMAP_IRQ_DEPTH;
+	unsigned int max_depth = PVMAP_MAX_DEPTH + extra_depth;
+	unsigned int max_slots = PVMAP_SLOTS_PER_CPU + (extra_depth ? PVMAP_IRQ_SLOTS : 0);
 	struct pvmap_cpu_slots *s;
 	unsigned int depth, top, i;
 	unsigned long vaddr;
-	int slot = -1;
 
 	preempt_disable();
 	pagefault_disable();
@@ -122,7 +123,7 @@ void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
 	pvmap_irq_point();
 	if (WARN(depth >= max_depth,
 		 "pvmap: atomic maps nested deeper than %u\n", max_depth) ||
-	    WARN(!whole && (top > max_slots || npages > max_slots - top),
+	    WARN(top > max_slots || npages > max_slots - top,
 		 "pvmap: %u pages asked, %u atomic slots free on this CPU\n",
 		 npages, top > max_slots ? 0 : max_slots - top))
 		goto refuse;
@@ -134,39 +135,32 @@ void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot,
 	 */
 	WRITE_ONCE(s->depth, depth + 1);
 	pvmap_irq_point();
-	if (!whole) {
-		slot = top;
-		WRITE_ONCE(s->top, top + npages);
-		barrier();
-		pvmap_irq_point();
-		/* A free slot's PTE is clear: anything else is a bug, and the slot is not used. */
-		for (i = 0; i < npages; i++) {
-			if (WARN(!pvmap_pte_is_clear(&s->window, slot + i),
-				 "pvmap: free slot %d of this CPU has a live PTE\n", slot + i)) {
-				WRITE_ONCE(s->top, top);
-				barrier();
-				WRITE_ONCE(s->depth, depth);
-				goto refuse;
-			}
+	WRITE_ONCE(s->top, top + npages);
+	barrier();
+	pvmap_irq_point();
+	/* A free slot's PTE is clear: anything else is a bug, and the slot is not used. */
+	for (i = 0; i < npages; i++) {
+		if (WARN(!pvmap_pte_is_clear(&s->window, top + i),
+			 "pvmap: free slot %u of this CPU has a live PTE\n", top + i)) {
+			WRITE_ONCE(s->top, top);
+			barrier();
+			WRITE_ONCE(s->depth, depth);
+			goto refuse;
 		}
-		vaddr = pvmap_window_va(&s->window, slot);
-	} else {
-		vaddr = (unsigned long)whole;
 	}
+	vaddr = pvmap_window_va(&s->window, top);
 	s->stack[depth] = (struct pvmap_live_map){
-		.vaddr = vaddr, .npages = npages, .slot = slot,
+		.vaddr = vaddr, .npages = npages, .slot = top,
 	};
 	pvmap_irq_point();
 
-	if (slot >= 0) {
-		pvmap_batch_begin();
-		for (i = 0; i < npages; i++) {
-			pvmap_pte_set(&s->window, slot + i, pfn + i, prot);
-			pvmap_irq_point();
-		}
-		pvmap_batch_end();
-		pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
+	pvmap_batch_begin();
+	for (i = 0; i < npages; i++) {
+		pvmap_pte_set(&s->window, top + i, pfn + i, prot);
+		pvmap_irq_point();
 	}
+	pvmap_batch_end();
+	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 	pvmap_count(PVMAP_CNT_MAPS);
 	return (void __iomem *)vaddr;
 
@@ -177,17 +171,30 @@ refuse:
 	return NULL;
 }
 
+/* For pvmap_io_mapping_map_atomic_wc(), inline in <pvmap/io_mapping.h>. */
+void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot)
+{
+	return pvmap_slots_push(pfn, 1, prot);
+}
+EXPORT_SYMBOL_GPL(pvmap_slots_map_page);
+
+/* For pvmap_io_mapping_map_atomic_range_wc(). */
+void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot)
+{
+	return pvmap_slots_push(pfn, npages, prot);
+}
+EXPORT_SYMBOL_GPL(pvmap_slots_map);
+
 /*
  * Clear and flush @m's slots on this CPU, so that a stale pointer faults:
  * every PTE, then every TLB entry, in one lazy-MMU section (one multicall
  * on a paravirtualised MMU, its invalidations after all its updates).
  */
-static void pvmap_slots_clear(struct pvmap_cpu_slots *s, const struct pvmap_live_map *m)
+static __always_inline void pvmap_slots_clear(struct pvmap_cpu_slots *s,
+					      const struct pvmap_live_map *m)
 {
 	unsigned int i;
 
-	if (m->slot < 0)
-		return;
 	pvmap_batch_begin();
 	for (i = 0; i < m->npages; i++) {
 		pvmap_pte_clear(&s->window, m->slot + i);
@@ -206,7 +213,7 @@ static void pvmap_slots_clear(struct pvmap_cpu_slots *s, const struct pvmap_live
  * Pop the innermost of the @depth live maps, then every map below it that
  * was unmapped out of order, each cleared before its slots are released.
  */
-static void pvmap_slots_pop(struct pvmap_cpu_slots *s, unsigned int depth)
+static __always_inline void pvmap_slots_pop(struct pvmap_cpu_slots *s, unsigned int depth)
 {
 	struct pvmap_live_map m;
 
@@ -217,8 +224,7 @@ static void pvmap_slots_pop(struct pvmap_cpu_slots *s, unsigned int depth)
 		pvmap_slots_clear(s, &m);
 		/* Released only now that they are clear: slots, then the entry. */
 		barrier();
-		if (m.slot >= 0)
-			WRITE_ONCE(s->top, m.slot);
+		WRITE_ONCE(s->top, m.slot);
 		barrier();
 		pvmap_irq_point();
 		WRITE_ONCE(s->depth, --depth);
@@ -229,8 +235,8 @@ static void pvmap_slots_pop(struct pvmap_cpu_slots *s, unsigned int depth)
 }
 
 /* The innermost live, not yet released map whose first page is @page, or @depth. */
-static unsigned int pvmap_slots_find(const struct pvmap_cpu_slots *s, unsigned int depth,
-				     unsigned long page)
+static __always_inline unsigned int pvmap_slots_find(const struct pvmap_cpu_slots *s,
+						     unsigned int depth, unsigned long page)
 {
 	unsigned int i;
 
@@ -249,8 +255,11 @@ static unsigned int pvmap_slots_find(const struct pvmap_cpu_slots *s, unsigned i
  * - a map below the innermost is released with one WARN: its slots stay
  *   mapped, under the maps above it (which keep preemption off), and are
  *   cleared and popped together with the one above it;
- * - an address no live map on this CPU returned changes nothing (one WARN).
- * Return: false when the unmap was a misuse.
+ * - an address no live map on this CPU returned changes nothing (one WARN),
+ *   and so does an unmap made where the task could migrate, which no map
+ *   of its own can be live under.
+ * For pvmap_io_mapping_unmap_atomic() and _range(), inline in
+ * <pvmap/io_mapping.h>. Return: false when the unmap was a misuse.
  */
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 {
@@ -259,17 +268,18 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 	unsigned int depth, i;
 	bool ok = true;
 
-	/* Our own, for an unbalanced call made with preemption enabled. */
-	preempt_disable();
-	s = this_cpu_ptr(pvmap_slots);
+	/*
+	 * A live map keeps preemption off, so this CPU's slots stay this
+	 * CPU's; where the task could migrate, none of its maps is live.
+	 */
+	s = raw_cpu_ptr(pvmap_slots);
+	depth = preemptible() ? 0 : READ_ONCE(s->depth);
 	pvmap_irq_point();
-	depth = READ_ONCE(s->depth);
 	i = pvmap_slots_find(s, depth, page);
-	if (i == depth) {
+	if (unlikely(i == depth)) {
 		WARN(1, depth ? "pvmap: unmap of an address no live atomic map returned\n" :
 			"pvmap: unmap without a live atomic map\n");
 		pvmap_misuse();
-		preempt_enable();
 		return false;
 	}
 	if (i + 1 < depth) {
@@ -283,12 +293,12 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 	}
 	if (!ok)
 		pvmap_misuse();
-	preempt_enable();
 	/* The map's. */
 	pagefault_enable();
 	preempt_enable();
 	return ok;
 }
+EXPORT_SYMBOL_GPL(pvmap_slots_unmap);
 
 const struct pvmap_window *pvmap_slots_window(int cpu)
 {
@@ -312,8 +322,6 @@ unsigned int pvmap_slots_live_ranges(int cpu, unsigned long *va, unsigned int *n
 					     PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH);
 
 	for (i = 0; i < depth && n < max; i++) {
-		if (s->stack[i].slot < 0)
-			continue;
 		va[n] = s->stack[i].vaddr;
 		npages[n++] = s->stack[i].npages;
 	}

@@ -9,10 +9,34 @@
 #ifndef PVMAP_IO_MAPPING_H
 #define PVMAP_IO_MAPPING_H
 
+#include <linux/compiler.h>
+#include <linux/list.h>
 #include <linux/pgtable.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
-struct pvmap_io_mapping;
+/**
+ * struct pvmap_io_mapping - one aperture, as pvmap_io_mapping_create_wc() made it
+ * @base: guest-physical base
+ * @size: size in bytes
+ * @prot: kernel protection for its pages, with the memory type the kernel
+ *	granted (write-combining unless an earlier reservation said otherwise)
+ * @whole: the whole aperture mapped, on x86_64 without hygiene; else NULL
+ * @wc_cookie: arch_phys_wc_add()'s handle
+ * @link: on pvmap's list of whole-aperture mappings while @whole is set
+ *
+ * In this header, as <linux/io-mapping.h>'s struct io_mapping is, only so
+ * that the atomic maps below can be inline; drivers use the functions.
+ */
+struct pvmap_io_mapping {
+	resource_size_t base;
+	u64 size;
+	pgprot_t prot;
+	void __iomem *whole;
+	int wc_cookie;
+	struct list_head link;
+};
 
 /*
  * DOC: limits
@@ -26,6 +50,11 @@ struct pvmap_io_mapping;
  * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes use one of
  * PVMAP_POOL_WINDOWS pooled windows; larger ones get a window of their own
  * (not ioremap_wc(), which in 6.1 maps the wrong page above 4 GiB on i386).
+ *
+ * On x86_64 without the hygiene parameter an atomic map is the address of
+ * its offset in the whole-aperture mapping, as mainline's io_mapping is
+ * there: no slots, so only the range limits hold, and an unmap is not
+ * checked against the map it names (see pvmap_io_mapping_unmap_atomic()).
  */
 #define PVMAP_SLOTS_PER_CPU	64
 #define PVMAP_MAX_DEPTH		16
@@ -89,6 +118,62 @@ pgprot_t pvmap_io_mapping_prot(const struct pvmap_io_mapping *mapping);
  */
 bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
 
+/*
+ * The slot core (guest/pvmap_slots.c) and the misuse reports behind the
+ * inline atomic maps below; not for drivers to call.
+ */
+void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot);
+void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot);
+bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages);
+void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *mapping, u64 offset,
+				       unsigned int npages);
+void pvmap_io_mapping_bad_unmap(void);
+
+#ifdef CONFIG_64BIT
+/* Set at load from the hygiene parameter: every mapping is mapped whole. */
+extern bool pvmap_io_mapping_whole;
+#else
+#define pvmap_io_mapping_whole	false
+#endif
+
+/* Whether @npages pages from @offset's page are in @m and fit in a CPU's slots. */
+static __always_inline bool pvmap_io_mapping_range_ok(const struct pvmap_io_mapping *m,
+						      u64 offset, unsigned int npages)
+{
+	u64 start = offset & ~(u64)(PAGE_SIZE - 1);
+
+	return m && npages - 1 < PVMAP_SLOTS_PER_CPU && start < m->size &&
+	       ((u64)npages << PAGE_SHIFT) <= m->size - start;
+}
+
+/*
+ * Both atomic maps: the whole-aperture address, or @npages slots of this
+ * CPU; the page constant for the single-page map, so that it calls the
+ * slot core's single-page entry.
+ */
+static __always_inline void __iomem *
+pvmap_io_mapping_map_atomic(struct pvmap_io_mapping *m, u64 offset, unsigned int npages)
+{
+	void __iomem *vaddr;
+	u64 pfn;
+
+	if (unlikely(!pvmap_io_mapping_range_ok(m, offset, npages)))
+		return pvmap_io_mapping_bad_map(m, offset, npages);
+#ifdef CONFIG_64BIT
+	if (m->whole) {
+		preempt_disable();
+		pagefault_disable();
+		return m->whole + offset;
+	}
+#endif
+	pfn = (m->base + offset) >> PAGE_SHIFT;
+	if (__builtin_constant_p(npages) && npages == 1)
+		vaddr = pvmap_slots_map_page(pfn, m->prot);
+	else
+		vaddr = pvmap_slots_map(pfn, npages, m->prot);
+	return likely(vaddr) ? vaddr + ((unsigned long)offset & ~PAGE_MASK) : NULL;
+}
+
 /**
  * pvmap_io_mapping_map_atomic_wc() - map one aperture page on this CPU
  * @mapping: the mapping
@@ -103,8 +188,25 @@ bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
  * Return: the address of @offset, or NULL (with one WARN) if @offset is
  * outside the aperture or this CPU's slots or nesting depth are exhausted.
  */
-void __iomem *pvmap_io_mapping_map_atomic_wc(struct pvmap_io_mapping *mapping,
-					     u64 offset);
+static inline void __iomem *pvmap_io_mapping_map_atomic_wc(struct pvmap_io_mapping *mapping,
+							   u64 offset)
+{
+	return pvmap_io_mapping_map_atomic(mapping, offset, 1);
+}
+
+/*
+ * The whole-aperture unmap, as mainline's on x86_64, but an unmap with no
+ * map to release (page faults enabled, so none of this task's) is refused.
+ */
+static __always_inline void pvmap_io_mapping_unmap_whole(void)
+{
+	if (unlikely(!pagefault_disabled())) {
+		pvmap_io_mapping_bad_unmap();
+		return;
+	}
+	pagefault_enable();
+	preempt_enable();
+}
 
 /**
  * pvmap_io_mapping_unmap_atomic() - release the innermost atomic map
@@ -115,11 +217,19 @@ void __iomem *pvmap_io_mapping_map_atomic_wc(struct pvmap_io_mapping *mapping,
  * the preemption and page-fault state of the map @vaddr names, and never
  * clears a PTE another live map uses: a map below the innermost is
  * released together with the one above it; an address no live map on
- * this CPU returned changes nothing.
+ * this CPU returned changes nothing. A whole-aperture map's unmap only
+ * gives back one map's state: it cannot tell which map it was given, and
+ * refuses (one WARN) only an unmap with no map of this task's live.
  *
  * Context: the context and CPU of the matching map.
  */
-void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr);
+static inline void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr)
+{
+	if (pvmap_io_mapping_whole)
+		pvmap_io_mapping_unmap_whole();
+	else
+		pvmap_slots_unmap(vaddr, 0);
+}
 
 /**
  * pvmap_io_mapping_map_atomic_range_wc() - map consecutive aperture pages
@@ -134,8 +244,12 @@ void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr);
  * Return: the address of @offset, or NULL (with one WARN) on misuse or
  * when this CPU has fewer than @npages free slots.
  */
-void __iomem *pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *mapping,
-						   u64 offset, unsigned int npages);
+static inline void __iomem *
+pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *mapping, u64 offset,
+				     unsigned int npages)
+{
+	return pvmap_io_mapping_map_atomic(mapping, offset, npages);
+}
 
 /**
  * pvmap_io_mapping_unmap_atomic_range() - release the innermost range map
@@ -144,7 +258,13 @@ void __iomem *pvmap_io_mapping_map_atomic_range_wc(struct pvmap_io_mapping *mapp
  *
  * Context: the context and CPU of the matching map.
  */
-void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsigned int npages);
+static inline void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsigned int npages)
+{
+	if (pvmap_io_mapping_whole)
+		pvmap_io_mapping_unmap_whole();
+	else
+		pvmap_slots_unmap(vaddr, npages);
+}
 
 /**
  * pvmap_io_mapping_map_wc() - map an aperture range in sleepable context

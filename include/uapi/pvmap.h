@@ -81,8 +81,10 @@ struct pvmap_rw {
  * The counters start at the first read of them (this ioctl, debugfs
  * pvmap/stats, pvmapctl stats), so that they cost nothing until somebody
  * asks: that first read returns what was counted before it (zero).
- * @maps: atomic and sleepable maps made
- * @unmaps: maps released
+ * @maps: atomic and sleepable maps made (not counting atomic maps into a
+ *	whole-aperture mapping, which are address arithmetic inline in the
+ *	caller, as mainline's are on x86_64)
+ * @unmaps: maps released, counted as @maps are
  * @pte_writes: PTEs written, sets and clears
  * @local_flushes: TLB entries invalidated on the local CPU only
  * @remote_flushes: TLB entries invalidated on every CPU (pooled sleepable maps)

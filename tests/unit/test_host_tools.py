@@ -6,6 +6,8 @@ These decide whether a guest run passed, so each test feeds them what a
 broken guest would print and asserts they notice.
 """
 
+import importlib.machinery
+import importlib.util
 import os
 import socket
 import sys
@@ -138,6 +140,77 @@ class QMPClient(unittest.TestCase):
                          "size": 1 << 30, "prefetch": True, "mem_type_64": True}]}]}]
         self.assertEqual(pci_memory_bars(reply),
                          {("0000:00:02.0", 2): (0x80000000, 1 << 30)})
+
+
+def load_bench_report():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                        "bench-report")
+    loader = importlib.machinery.SourceFileLoader("bench_report", path)
+    mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(mod)
+    return mod
+
+
+def bench_result(**medians):
+    """A production deb-686-pae result with these cells: "workload/engine/cpus": (metric, v)."""
+    cells = {k: {m: {"median": v, "min": v, "max": v, "n": 1}} for k, (m, v) in medians.items()}
+    return {"meta": {"production": True, "clears_on_unmap": True, "vcpus": 4},
+            "incorrect": [], "stub": None,
+            "verified": {e: {"passes": 1, "pages": 64, "misdirected": 0, "unchecked": 0}
+                         for e in ("pvmap", "pvmap_range", "mainline_local")},
+            "stale": {"pvmap": {"probes": 200, "usable": 0, "fraction": 0.0},
+                      "pvmap_range": {"probes": 200, "usable": 0, "fraction": 0.0}},
+            "cells": cells}
+
+
+class BenchTargets(unittest.TestCase):
+    """results.json's targets: the seven the issue names, computed from a production run."""
+
+    NAMES = ["overhead_vs_mainline_i386", "range16_vs_mainline_i386", "seq_vs_limit_i386",
+             "overhead_vs_ioremap_i386", "stale_pvmap", "misdirected_pvmap",
+             "tlb_ipis_pvmap_4cpu"]
+
+    def setUp(self):
+        self.br = load_bench_report()
+        self.res = bench_result(**{
+            "overhead/pvmap/1": ("overhead_us", 0.4), "overhead/mainline_local/1":
+            ("overhead_us", 1.0), "overhead/pte_floor/1": ("overhead_us", 0.2),
+            "overhead/ioremap/1": ("overhead_us", 6.0),
+            "range16/pvmap_range/1": ("us_per_op", 7.0),
+            "range16/mainline_local/1": ("us_per_op", 10.0),
+            "range16/permanent/1": ("us_per_op", 6.0),
+            "seq1m/pvmap_range/1": ("mb_s", 95.0), "seq1m/permanent/1": ("mb_s", 100.0),
+            "page/pvmap/4": ("tlb_per_1000", 0.0)})
+
+    def test_seven_targets_computed(self):
+        t = {x["name"]: x for x in self.br.targets({"deb-686-pae": self.res})}
+        self.assertEqual(list(t), self.NAMES)
+        want = {"overhead_vs_mainline_i386": 0.4, "range16_vs_mainline_i386": 0.7,
+                "seq_vs_limit_i386": 0.95, "overhead_vs_ioremap_i386": 15.0,
+                "stale_pvmap": 0, "misdirected_pvmap": 0, "tlb_ipis_pvmap_4cpu": 0.0}
+        for name, v in want.items():
+            self.assertAlmostEqual(t[name]["value"], v, msg=name)
+            self.assertTrue(t[name]["met"], name)
+        self.assertAlmostEqual(t["overhead_vs_mainline_i386"]["pvmap_vs_floor"], 2.0)
+
+    def test_missed_and_incorrect(self):
+        self.res["cells"]["overhead/pvmap/1"]["overhead_us"]["median"] = 0.9
+        self.res["stale"]["pvmap"]["usable"] = 3
+        t = {x["name"]: x for x in self.br.targets({"deb-686-pae": self.res})}
+        self.assertFalse(t["overhead_vs_mainline_i386"]["met"])
+        self.assertEqual(t["stale_pvmap"]["value"], 3)
+        self.assertFalse(t["stale_pvmap"]["met"])
+        # an engine that wrote the wrong page is never ranked
+        self.res["incorrect"] = ["pvmap"]
+        t = {x["name"]: x for x in self.br.targets({"deb-686-pae": self.res})}
+        self.assertIsNone(t["overhead_vs_mainline_i386"]["value"])
+        self.assertFalse(t["overhead_vs_mainline_i386"]["met"])
+
+    def test_no_production_run_measures_nothing(self):
+        self.res["meta"]["production"] = False
+        t = self.br.targets({"deb-686-pae": self.res})
+        self.assertEqual([x["name"] for x in t], self.NAMES)
+        self.assertTrue(all(x["value"] is None and not x["met"] for x in t))
 
 
 class KTAPResult(unittest.TextTestResult):

@@ -69,7 +69,7 @@ static unsigned int pwrite_1mib(uint64_t first_frame)
 
 	for (unsigned int chunk = 0; chunk < MIB_PAGES / 16; chunk++) {
 		uint64_t pfn = first_frame + chunk * 16;
-		void *vaddr = pvmap_slots_map(pfn, 16, __pgprot(PROT_WC), NULL);
+		void *vaddr = pvmap_slots_map(pfn, 16, __pgprot(PROT_WC));
 
 		if (!vaddr)
 			return MIB_PAGES;
@@ -145,7 +145,7 @@ static int test_unmap_without_clear(void)
 
 	if (!core_begin(true, true))
 		return 0;
-	vaddr = pvmap_slots_map(frame, 1, __pgprot(PROT_WC), NULL);
+	vaddr = pvmap_slots_map(frame, 1, __pgprot(PROT_WC));
 	pvstub_access(pvmap_pte_stub.hv, 0, (uintptr_t)vaddr, true, &got);
 	pvmap_slots_unmap(vaddr, 1);
 	printf("# hygiene report of an unmap that does not clear:\n");
@@ -253,7 +253,7 @@ static int test_core_depth_overflow(void)
 		return 0;
 	warnings = pvmap_shim_warnings;
 	for (int i = 0; i <= PVMAP_MAX_DEPTH; i++)
-		maps[i] = pvmap_slots_map(APERTURE_FIRST + i, 1, __pgprot(PROT_WC), NULL);
+		maps[i] = pvmap_slots_map(APERTURE_FIRST + i, 1, __pgprot(PROT_WC));
 	ok = !maps[PVMAP_MAX_DEPTH] && pvmap_shim_warnings == warnings + 1;
 	for (int i = PVMAP_MAX_DEPTH - 1; i >= 0; i--)
 		pvmap_slots_unmap(maps[i], 1);
@@ -375,7 +375,7 @@ static void irq_body(void)
 		return;
 	for (unsigned int i = 0; i < PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS; i++)
 		before[i] = pvstub_pte(pvmap_pte_stub.hv, irq.slot0 + i * 4096);
-	vaddr = pvmap_slots_map(IRQ_PFN, irq.npages, __pgprot(PROT_WC), NULL);
+	vaddr = pvmap_slots_map(IRQ_PFN, irq.npages, __pgprot(PROT_WC));
 	if (!vaddr) {
 		irq.wrong++;
 		return;
@@ -390,7 +390,7 @@ static void irq_body(void)
 /* One task map+unmap of @npages; the frames it reached wrongly (or all). */
 static unsigned int task_map_unmap(unsigned int npages)
 {
-	void *vaddr = pvmap_slots_map(TASK_PFN, npages, __pgprot(PROT_WC), NULL);
+	void *vaddr = pvmap_slots_map(TASK_PFN, npages, __pgprot(PROT_WC));
 	unsigned int wrong;
 
 	if (!vaddr)
@@ -410,7 +410,7 @@ static int test_irq_at_every_point(void)
 
 	if (!core_begin(true, false))
 		return 0;
-	probe = pvmap_slots_map(TASK_PFN, 1, __pgprot(PROT_WC), NULL);
+	probe = pvmap_slots_map(TASK_PFN, 1, __pgprot(PROT_WC));
 	irq.slot0 = (uintptr_t)probe;
 	pvmap_slots_unmap(probe, 1);
 	pvmap_shim_irq_hook = irq_body;
@@ -467,8 +467,8 @@ static int test_core_misuse(void)
 	if (!core_begin(true, false))
 		return 0;
 	warnings = pvmap_shim_warnings;
-	a = pvmap_slots_map(fa, 1, __pgprot(PROT_WC), NULL);
-	b = pvmap_slots_map(fb, 1, __pgprot(PROT_WC), NULL);
+	a = pvmap_slots_map(fa, 1, __pgprot(PROT_WC));
+	b = pvmap_slots_map(fb, 1, __pgprot(PROT_WC));
 	ok = a && b && pvmap_shim_preempt_count[0] == 2;
 	/* an address no live map returned: a WARN, nothing else */
 	ok = ok && !pvmap_slots_unmap((void *)0x1000, 0) &&
@@ -493,11 +493,69 @@ static int test_core_misuse(void)
 	return ok;
 }
 
+/* The kernel's is in guest/pvmap_io_mapping.c; here it counts what the header refused. */
+static unsigned int bad_maps;
+
+void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *m, uint64_t offset,
+				       unsigned int npages)
+{
+	(void)m;
+	(void)offset;
+	(void)npages;
+	bad_maps++;
+	return NULL;
+}
+
+void pvmap_io_mapping_bad_unmap(void)
+{
+}
+
+/*
+ * <pvmap/io_mapping.h>'s inline atomic maps over the slot core: the
+ * address of the offset itself, in the right frame, and every map that
+ * reaches past the aperture, or asks for no pages or more than a CPU's
+ * slots, refused before the core is called.
+ */
+static int test_header_maps(void)
+{
+	struct pvmap_io_mapping m = {
+		.base = APERTURE_FIRST << 12, .size = 16 * 4096, .prot = __pgprot(PROT_WC),
+	};
+	uint64_t big = 0x100000000ULL;	/* 16 TiB of pages: every count fits */
+	struct pvmap_io_mapping huge = { .base = m.base, .size = big * 4096, .prot = m.prot };
+	void __iomem *p;
+	bool ok;
+
+	if (!core_begin(true, false))
+		return 0;
+	bad_maps = 0;
+	p = pvmap_io_mapping_map_atomic_wc(&m, 15 * 4096 + 0x123);
+	ok = p && ((uintptr_t)p & 0xfff) == 0x123 &&
+	     !wrong_frames((void *)((uintptr_t)p & ~(uintptr_t)0xfff), 1, APERTURE_FIRST + 15);
+	if (p)
+		pvmap_io_mapping_unmap_atomic(p);
+	p = pvmap_io_mapping_map_atomic_range_wc(&m, 12 * 4096, 4);
+	ok = ok && p && !wrong_frames(p, 4, APERTURE_FIRST + 12);
+	if (p)
+		pvmap_io_mapping_unmap_atomic_range(p, 4);
+	ok = ok && !bad_maps && !pvmap_slots_live(0) && !pvmap_shim_preempt_count[0];
+	ok = ok && !pvmap_io_mapping_map_atomic_wc(&m, 16 * 4096) &&
+	     !pvmap_io_mapping_map_atomic_wc(&m, UINT64_MAX) &&
+	     !pvmap_io_mapping_map_atomic_wc(NULL, 0) &&
+	     !pvmap_io_mapping_map_atomic_range_wc(&m, 14 * 4096, 3) &&
+	     !pvmap_io_mapping_map_atomic_range_wc(&m, 0, 0) &&
+	     !pvmap_io_mapping_map_atomic_range_wc(&huge, 0, PVMAP_SLOTS_PER_CPU + 1) &&
+	     !pvmap_io_mapping_map_atomic_range_wc(&huge, (big - 1) * 4096, 2) &&
+	     bad_maps == 7 && !pvmap_shim_preempt_count[0] && !pvmap_shim_pagefault_disabled[0];
+	core_end();
+	return ok;
+}
+
 int main(void)
 {
 	struct ktap k;
 
-	ktap_begin(&k, "hypervisor-stub", 11);
+	ktap_begin(&k, "hypervisor-stub", 12);
 	ktap_result(&k, test_pwrite_batched(), "pwrite_1mib_batched_2_per_16_pages");
 	ktap_result(&k, test_pwrite_naive(), "pwrite_1mib_naive_3_per_page");
 	ktap_result(&k, test_unmap_without_clear(), "unmap_without_clear_violates");
@@ -506,6 +564,7 @@ int main(void)
 	ktap_result(&k, test_core_depth_overflow(), "core_depth_overflow_warns");
 	ktap_result(&k, test_irq_at_every_point(), "irq_map_at_every_point");
 	ktap_result(&k, test_core_misuse(), "core_misuse_restores_state");
+	ktap_result(&k, test_header_maps(), "header_maps_and_refusals");
 	ktap_result(&k, test_trace_decode(), "trace_decode");
 	ktap_result(&k, test_trace_replay(), "trace_replay");
 	ktap_result(&k, pvstub_create(&(struct pvstub_config){ .nr_vcpus = 0 }) == NULL,

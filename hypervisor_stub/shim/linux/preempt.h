@@ -21,5 +21,6 @@ extern bool pvmap_shim_in_irq;
 void pvmap_shim_irq_point(void);
 #define pvmap_irq_point()	pvmap_shim_irq_point()
 #define in_task()		(!pvmap_shim_in_irq)
+#define preemptible()		(in_task() && !pvmap_shim_preempt_count[pvmap_shim_cpu])
 
 #endif

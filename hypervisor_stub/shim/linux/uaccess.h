@@ -8,5 +8,6 @@ extern int pvmap_shim_pagefault_disabled[PVMAP_SHIM_NR_CPUS];
 
 #define pagefault_disable()	(pvmap_shim_pagefault_disabled[pvmap_shim_cpu]++)
 #define pagefault_enable()	(pvmap_shim_pagefault_disabled[pvmap_shim_cpu]--)
+#define pagefault_disabled()	(pvmap_shim_pagefault_disabled[pvmap_shim_cpu] != 0)
 
 #endif
