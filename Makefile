@@ -181,9 +181,20 @@ $(B)/unit/test_pattern_plain: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -g -Itests/unit -o $@ $<
 
+# libpvstub against Xen's own behaviour, one test per behaviour
+$(B)/unit/test_xen_fidelity: tests/unit/test_xen_fidelity.c tests/unit/ktap.h $(STUB_SRC) $(STUB_HDR)
+	@mkdir -p $(@D)
+	gcc $(SAN_CFLAGS) -Ihypervisor_stub -Itests/unit -o $@ $< $(STUB_SRC)
+
+$(B)/unit/test_xen_fidelity_plain: tests/unit/test_xen_fidelity.c tests/unit/ktap.h $(STUB_SRC) \
+		$(STUB_HDR)
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) -g -Ihypervisor_stub -Itests/unit -o $@ $< $(STUB_SRC)
+
 UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
-	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/fuzz/fuzz_decoders \
-	$(B)/fuzz/fuzz_audit
+	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/unit/test_xen_fidelity \
+	$(B)/unit/test_xen_fidelity_plain \
+	$(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_audit
 
 unit: $(UNIT_BINS) host
 	@tests/check --only unit

@@ -5,9 +5,11 @@
  *   even: a trace text, decoded and replayed (pvstub_replay);
  *   odd:  hypercall requests, as the raw bytes of mmu_update and mmuext_op
  *         arrays issued directly and through a multicall whose ops and counts
- *         come from the input (pointers are always to this buffer).
+ *         come from the input; its addresses (and those inside the requests:
+ *         vCPU masks, flags) are guest addresses into one small buffer.
  * Anything may be refused; nothing may crash, leak or hang.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +18,30 @@
 
 #define MAX_REQ	32
 
+/* The guest's memory: what its multicalls' addresses point into. */
+static struct guest_memory {
+	uint8_t zero;	/* address 0 is NULL */
+	struct mmu_update upd[MAX_REQ];
+	struct mmuext_op ext[MAX_REQ];
+	unsigned int done;
+} gmem;
+
+static void *guest_mem(void *opaque, uint64_t addr, size_t len)
+{
+	(void)opaque;
+	if (!addr || addr > sizeof(gmem) || len > sizeof(gmem) - addr)
+		return NULL;
+	return (uint8_t *)&gmem + addr;
+}
+
 static void fuzz_hypercalls(const uint8_t *data, size_t size)
 {
 	struct pvstub_config cfg = {
 		.nr_vcpus = 2, .ram_frames = 64, .aperture_first = 64, .aperture_frames = 64,
+		.guest_mem = guest_mem,
 	};
-	struct mmu_update upd[MAX_REQ];
-	struct mmuext_op ext[MAX_REQ];
+	struct mmu_update *upd = gmem.upd;
+	struct mmuext_op *ext = gmem.ext;
 	struct multicall_entry mc[4];
 	struct pvstub *s = pvstub_create(&cfg);
 	unsigned int nupd, next, done;
@@ -32,11 +51,10 @@ static void fuzz_hypercalls(const uint8_t *data, size_t size)
 		return;
 	pvstub_alloc_l1(s, 0);
 	pvstub_alloc_l1(s, 0x200000);
-	memset(upd, 0, sizeof(upd));
-	memset(ext, 0, sizeof(ext));
-	nupd = size / 2 < sizeof(upd) ? size / 2 / sizeof(upd[0]) : MAX_REQ;
+	memset(&gmem, 0, sizeof(gmem));
+	nupd = size / 2 < sizeof(gmem.upd) ? size / 2 / sizeof(upd[0]) : MAX_REQ;
 	memcpy(upd, data, nupd * sizeof(upd[0]));
-	next = (size - size / 2) < sizeof(ext) ? (size - size / 2) / sizeof(ext[0]) : MAX_REQ;
+	next = (size - size / 2) < sizeof(gmem.ext) ? (size - size / 2) / sizeof(ext[0]) : MAX_REQ;
 	memcpy(ext, data + size / 2, next * sizeof(ext[0]));
 
 	pvstub_mmu_update(s, 0, upd, nupd, &done, DOMID_SELF);
@@ -46,11 +64,12 @@ static void fuzz_hypercalls(const uint8_t *data, size_t size)
 
 		mc[i] = (struct multicall_entry){ .op = b % 32 };
 		if (mc[i].op == __HYPERVISOR_mmu_update) {
-			mc[i].args[0] = (uintptr_t)upd;
+			mc[i].args[0] = offsetof(struct guest_memory, upd);
 			mc[i].args[1] = b % (nupd + 1);
+			mc[i].args[2] = offsetof(struct guest_memory, done);
 			mc[i].args[3] = DOMID_SELF;
 		} else if (mc[i].op == __HYPERVISOR_mmuext_op) {
-			mc[i].args[0] = (uintptr_t)ext;
+			mc[i].args[0] = offsetof(struct guest_memory, ext);
 			mc[i].args[1] = b % (next + 1);
 			mc[i].args[3] = DOMID_SELF;
 		} else if (nupd) {

@@ -95,9 +95,10 @@ static void pte_write(struct pvmap_window *w, unsigned int slot, uint64_t val)
 					      DOMID_SELF));
 		return;
 	}
-	if (q->nupd == PVSTUB_QUEUE_MAX)
+	if (!pvstub_queue_update(q, &u)) {
 		batch_flush();
-	q->upd[q->nupd++] = u;
+		pvstub_queue_update(q, &u);
+	}
 }
 
 void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn, pgprot_t prot)
@@ -121,9 +122,10 @@ static void mmuext(unsigned int cmd, uint64_t va)
 					     DOMID_SELF));
 		return;
 	}
-	if (q->next == PVSTUB_QUEUE_MAX)
+	if (!pvstub_queue_mmuext(q, &op)) {
 		batch_flush();
-	q->ext[q->next++] = op;
+		pvstub_queue_mmuext(q, &op);
+	}
 }
 
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)

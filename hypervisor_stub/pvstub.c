@@ -17,8 +17,25 @@
 #define PTE_RW		0x002ULL
 #define PTE_PWT		0x008ULL
 #define PTE_PCD		0x010ULL
+#define PTE_AD		0x060ULL	/* accessed, dirty */
 #define PTE_PAT		0x080ULL
+#define PTE_CACHE	(PTE_PAT | PTE_PCD | PTE_PWT)
+#define PTE_GNTTAB	(1ULL << 62)	/* _PAGE_GNTTAB of a debug build of Xen */
 #define PTE_FRAME(p)	(((p) >> 12) & ((1ULL << 40) - 1))
+
+/*
+ * Xen's PAT (XEN_MSR_PAT, 0x050100070406): the memory type of each index
+ * PAT<<2 | PCD<<1 | PWT; Xen forces the cacheable ones to UC on MMIO.
+ */
+enum { MT_UC, MT_WC, MT_WT, MT_WP, MT_WB, MT_UCM };
+static const unsigned char xen_pat[8] = {
+	MT_WB, MT_WT, MT_UCM, MT_UC, MT_WC, MT_WP, MT_UC, MT_UC,
+};
+
+static unsigned int pat_index(uint64_t pte)
+{
+	return (pte & PTE_PAT ? 4 : 0) | (pte & PTE_PCD ? 2 : 0) | (pte & PTE_PWT ? 1 : 0);
+}
 
 /* A page-table page of the guest, covering [va, va + L1_SPAN). */
 struct l1 {
@@ -31,6 +48,7 @@ struct l1 {
 struct tlb_entry {
 	uint64_t va;
 	uint64_t frame;
+	bool writable;
 	uint64_t filled_from;		/* hypercall that wrote the PTE it came from */
 };
 
@@ -163,32 +181,58 @@ static bool is_aperture(const struct pvstub *s, uint64_t frame)
 	return frame - s->cfg.aperture_first < s->cfg.aperture_frames;
 }
 
-/* Xen's checks on a new PTE value. */
-static int check_pte(const struct pvstub *s, uint64_t val)
+/*
+ * Xen's get_page_from_l1e() (xen/arch/x86/mm.c) on a new present PTE: 0, a
+ * negative errno, or the flags to flip (MMIO mapped cacheable is made UC).
+ * The guest is a PV domU whose I/O-memory permission is the aperture: with
+ * one, cache_flush_permitted() lets it use the cache attributes
+ * (l1_disallow_mask()); without, they are refused. Revoked frames are the
+ * model's own: the hypervisor has taken them back.
+ */
+static int64_t check_pte(const struct pvstub *s, uint64_t val)
 {
-	uint64_t frame = PTE_FRAME(val);
+	uint64_t frame = PTE_FRAME(val), disallow = PTE_GNTTAB;
 
 	if (!(val & PTE_P))
 		return 0;
+	if (!s->cfg.aperture_frames)
+		disallow |= PTE_CACHE;
+	if (val & disallow)
+		return -EINVAL;		/* "Bad L1 flags" */
 	if (is_revoked(s, frame))
 		return -EPERM;
-	if (is_aperture(s, frame))
-		return val & (PTE_PWT | PTE_PCD | PTE_PAT) ? 0 : -EINVAL;
-	if (frame >= s->cfg.ram_frames)
-		return -EPERM;
+	if (frame >= s->cfg.ram_frames) {
+		/* MMIO: iomem_access_permitted(), then cacheable types forced to UC */
+		if (!is_aperture(s, frame))
+			return -EPERM;
+		switch (xen_pat[pat_index(val)]) {
+		case MT_UC:
+		case MT_UCM:
+		case MT_WC:
+			return 0;
+		default:
+			return (int64_t)((val & PTE_CACHE) ^ (PTE_PCD | PTE_PWT));
+		}
+	}
+	/* a writable mapping of a page table: get_page_type() fails, "could_not_pin" */
 	if (l1_for_frame(s, frame) && (val & PTE_RW))
-		return -EPERM;
+		return -EBUSY;
 	return 0;
 }
 
-static int write_pte(struct pvstub *s, struct l1 *l, unsigned int idx, uint64_t val)
+/* Xen's mod_l1_entry(): validate, flip, store; @preserve_ad keeps the old A/D bits. */
+static int write_pte(struct pvstub *s, struct l1 *l, unsigned int idx, uint64_t val,
+		     bool preserve_ad)
 {
-	int rc = check_pte(s, val);
+	int64_t rc = check_pte(s, val);
 
-	if (rc) {
+	if (rc < 0) {
 		s->counts.refused++;
-		return rc;
+		return (int)rc;
 	}
+	val ^= (uint64_t)rc;
+	if (preserve_ad)
+		val |= l->pte[idx] & PTE_AD;
 	l->pte[idx] = val;
 	l->set_by[idx] = s->seq;
 	s->counts.pte_writes++;
@@ -204,93 +248,65 @@ static void tlb_drop(struct vcpu *v, uint64_t va)
 		}
 }
 
+/*
+ * The foreigndom of mmu_update (low 16 bits: the data pages' owner; high 16:
+ * the page tables', 0 meaning self) as Xen's get_pg_owner() sees it in a
+ * one-domain world: 0, or -ESRCH for any domain that is not this one.
+ * DOMID_IO (I/O mappings only) is allowed for the data pages.
+ */
+static int foreign_owner(unsigned int foreigndom, bool allow_io)
+{
+	domid_t fd = foreigndom & 0xffff;
+
+	if (foreigndom >> 16)
+		return -ESRCH;
+	if (fd == DOMID_SELF || (allow_io && fd == DOMID_IO))
+		return 0;
+	return -ESRCH;
+}
+
+/* Xen's do_mmu_update(), for L1 entries and plain RAM. */
 static int do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigned int count,
-			 unsigned int *done, domid_t dom)
+			 unsigned int *done, unsigned int foreigndom)
 {
+	bool io = (foreigndom & 0xffff) == DOMID_IO;
 	unsigned int i;
-	int rc = 0;
+	int rc = foreign_owner(foreigndom, true);
 
-	if (dom != DOMID_SELF) {
-		rc = -ESRCH;
-		count = 0;
-	}
-	for (i = 0; i < count && !rc; i++) {
-		uint64_t maddr = req[i].ptr & ~3ULL;
-		struct l1 *l = l1_for_frame(s, maddr >> 12);
-
-		if ((req[i].ptr & 3) != MMU_NORMAL_PT_UPDATE || (maddr & 7) || !l) {
-			s->counts.refused++;
-			rc = -EINVAL;
-			break;
-		}
-		rc = write_pte(s, l, (maddr & 0xfff) / 8, req[i].val);
-		if (rc)
-			break;
-	}
-	if (done)
-		*done = i;
-	return rc;
-}
-
-static int do_update_va_mapping(struct pvstub *s, unsigned int vcpu, uint64_t va,
-				uint64_t val, uint64_t flags)
-{
-	struct l1 *l = l1_for_va(s, va);
-	int rc;
-
-	if (!l || (va & 0xfff) || (flags & ~(UVMF_FLUSHTYPE_MASK | UVMF_ALL)) ||
-	    (flags & UVMF_FLUSHTYPE_MASK) == UVMF_FLUSHTYPE_MASK) {
-		s->counts.refused++;
-		return -EINVAL;
-	}
-	rc = write_pte(s, l, (va - l->va) >> 12, val);
 	if (rc)
-		return rc;
-	for (unsigned int v = 0; v < s->cfg.nr_vcpus; v++) {
-		if (v != vcpu && !(flags & UVMF_ALL))
-			continue;
-		if ((flags & UVMF_FLUSHTYPE_MASK) == UVMF_INVLPG) {
-			tlb_drop(&s->vcpu[v], va);
-			s->counts.invlpg++;
-		} else if ((flags & UVMF_FLUSHTYPE_MASK) == UVMF_TLB_FLUSH) {
-			s->vcpu[v].n = 0;
-			s->counts.tlb_flush++;
-		}
-	}
-	return 0;
-}
-
-static int do_mmuext_op(struct pvstub *s, unsigned int vcpu, const struct mmuext_op *op,
-			unsigned int count, unsigned int *done, domid_t dom)
-{
-	unsigned int i;
-	int rc = 0;
-
-	if (dom != DOMID_SELF) {
-		rc = -ESRCH;
 		count = 0;
-	}
 	for (i = 0; i < count && !rc; i++) {
-		uint64_t va = op[i].arg1.linear_addr;
+		/* The command is in the bits an 8-byte entry's address leaves clear. */
+		unsigned int cmd = req[i].ptr & 7;
+		uint64_t maddr = req[i].ptr - cmd, frame = maddr >> 12;
+		struct l1 *l = l1_for_frame(s, frame);
 
-		switch (op[i].cmd) {
-		case MMUEXT_INVLPG_LOCAL:
-			tlb_drop(&s->vcpu[vcpu], va & ~0xfffULL);
-			s->counts.invlpg++;
+		switch (cmd) {
+		case MMU_NORMAL_PT_UPDATE:
+		case MMU_PT_UPDATE_PRESERVE_AD:
+		case MMU_PT_UPDATE_NO_TRANSLATE:
+			if (l && io && (req[i].val & PTE_P) &&
+			    PTE_FRAME(req[i].val) < s->cfg.ram_frames) {
+				/* DOMID_IO maps I/O only: RAM cannot be pinned for it */
+				s->counts.refused++;
+				rc = -EBUSY;
+			} else if (l) {
+				rc = write_pte(s, l, (maddr & 0xfff) / 8, req[i].val,
+					       cmd == MMU_PT_UPDATE_PRESERVE_AD);
+			} else if (frame < s->cfg.ram_frames && !is_revoked(s, frame)) {
+				/* the PGT_writable_page path: a plain write to the guest's RAM */
+				s->counts.plain_writes++;
+			} else {
+				s->counts.refused++;
+				rc = -EINVAL;
+			}
 			break;
-		case MMUEXT_INVLPG_ALL:
-			for (unsigned int v = 0; v < s->cfg.nr_vcpus; v++)
-				tlb_drop(&s->vcpu[v], va & ~0xfffULL);
-			s->counts.invlpg++;
-			break;
-		case MMUEXT_TLB_FLUSH_LOCAL:
-			s->vcpu[vcpu].n = 0;
-			s->counts.tlb_flush++;
-			break;
-		case MMUEXT_TLB_FLUSH_ALL:
-			for (unsigned int v = 0; v < s->cfg.nr_vcpus; v++)
-				s->vcpu[v].n = 0;
-			s->counts.tlb_flush++;
+		case MMU_MACHPHYS_UPDATE:
+			/* the M2P table is not modelled: checked, accepted, no effect */
+			if (frame >= s->cfg.ram_frames || is_revoked(s, frame)) {
+				s->counts.refused++;
+				rc = -EINVAL;
+			}
 			break;
 		default:
 			s->counts.refused++;
@@ -299,6 +315,146 @@ static int do_mmuext_op(struct pvstub *s, unsigned int vcpu, const struct mmuext
 		}
 		if (rc)
 			break;
+	}
+	if (done)
+		*done = i;
+	return rc;
+}
+
+/* A guest address in a hypercall's arguments as a pointer to @len bytes here. */
+static void *guest_ptr(const struct pvstub *s, uint64_t addr, size_t len)
+{
+	if (s->cfg.guest_mem)
+		return s->cfg.guest_mem(s->cfg.guest_opaque, addr, len);
+	return (void *)(uintptr_t)addr;
+}
+
+/*
+ * Xen's vcpumask_to_pcpumask(): the vCPUs set in the guest's bitmap at
+ * @addr, read in words of the guest's size; ids past the domain's ignored.
+ * Returns false when the bitmap cannot be read.
+ */
+static bool read_vcpumask(const struct pvstub *s, uint64_t addr, bool compat, bool *mask)
+{
+	size_t word = compat ? 4 : 8;
+	const unsigned char *p = guest_ptr(s, addr, word);
+
+	if (!p)
+		return false;
+	for (unsigned int v = 0; v < PVSTUB_MAX_VCPUS; v++)
+		mask[v] = v < s->cfg.nr_vcpus && (p[v / 8] >> (v % 8)) & 1;
+	return true;
+}
+
+/* One invalidation (counted once): of @va, or whole TLBs, on the vCPUs in @mask. */
+static void flush_vcpus(struct pvstub *s, const bool *mask, uint64_t va, bool one)
+{
+	for (unsigned int v = 0; v < s->cfg.nr_vcpus; v++) {
+		if (!mask[v])
+			continue;
+		if (one)
+			tlb_drop(&s->vcpu[v], va & ~0xfffULL);
+		else
+			s->vcpu[v].n = 0;
+	}
+	if (one)
+		s->counts.invlpg++;
+	else
+		s->counts.tlb_flush++;
+}
+
+/*
+ * Xen's __do_update_va_mapping(): the PTE of @va (its low 12 bits ignored),
+ * then the flush @flags ask for: type in bits 1:0 (0 and 3: none), target
+ * above them (UVMF_LOCAL, UVMF_ALL, or the guest address of a vCPU bitmap).
+ * A refused update skips the flush, as Xen does; an unreadable bitmap is
+ * -EFAULT after the update.
+ */
+static int do_update_va_mapping(struct pvstub *s, unsigned int vcpu, uint64_t va,
+				uint64_t val, uint64_t flags, bool compat)
+{
+	struct l1 *l = l1_for_va(s, va & ~0xfffULL);
+	uint64_t target = flags & ~(uint64_t)UVMF_FLUSHTYPE_MASK;
+	bool mask[PVSTUB_MAX_VCPUS] = { false };
+	int rc;
+
+	va &= ~0xfffULL;
+	if (!l) {
+		s->counts.refused++;
+		return -EINVAL;
+	}
+	rc = write_pte(s, l, (va - l->va) >> 12, val, false);
+	if (rc)
+		return rc;
+	if ((flags & UVMF_FLUSHTYPE_MASK) != UVMF_INVLPG &&
+	    (flags & UVMF_FLUSHTYPE_MASK) != UVMF_TLB_FLUSH)
+		return 0;
+	if (target == UVMF_LOCAL) {
+		mask[vcpu] = true;
+	} else if (target == UVMF_ALL) {
+		for (unsigned int v = 0; v < s->cfg.nr_vcpus; v++)
+			mask[v] = true;
+	} else if (!read_vcpumask(s, target, compat, mask)) {
+		return -EFAULT;
+	}
+	flush_vcpus(s, mask, va, (flags & UVMF_FLUSHTYPE_MASK) == UVMF_INVLPG);
+	return 0;
+}
+
+/*
+ * Xen's do_mmuext_op(), its TLB operations: LOCAL on the calling vCPU,
+ * MULTI on a guest bitmap of vCPUs (-EINVAL when unreadable), ALL on every
+ * vCPU. A domU must name itself (DOMID_SELF): any other domain, DOMID_IO
+ * included, is -EPERM (xsm_mmuext_op()), an unknown one -ESRCH. Commands
+ * the model does not implement are -ENOSYS, as unknown ones are in Xen.
+ */
+static int do_mmuext_op(struct pvstub *s, unsigned int vcpu, const struct mmuext_op *op,
+			unsigned int count, unsigned int *done, unsigned int foreigndom,
+			bool compat)
+{
+	domid_t dom = foreigndom & 0xffff;
+	unsigned int i;
+	int rc = 0;
+
+	if (dom == DOMID_IO || dom == DOMID_XEN)
+		rc = -EPERM;
+	else if (dom != DOMID_SELF)
+		rc = -ESRCH;
+	if (rc)
+		count = 0;
+	for (i = 0; i < count && !rc; i++) {
+		uint64_t va = op[i].arg1.linear_addr;
+		bool mask[PVSTUB_MAX_VCPUS] = { false };
+
+		switch (op[i].cmd) {
+		case MMUEXT_INVLPG_LOCAL:
+		case MMUEXT_TLB_FLUSH_LOCAL:
+			mask[vcpu] = true;
+			break;
+		case MMUEXT_INVLPG_MULTI:
+		case MMUEXT_TLB_FLUSH_MULTI:
+			if (!read_vcpumask(s, (uintptr_t)op[i].arg2.vcpumask, compat, mask))
+				rc = -EINVAL;
+			break;
+		case MMUEXT_INVLPG_ALL:
+		case MMUEXT_TLB_FLUSH_ALL:
+			for (unsigned int v = 0; v < s->cfg.nr_vcpus; v++)
+				mask[v] = true;
+			break;
+		case MMUEXT_MARK_SUPER:
+		case MMUEXT_UNMARK_SUPER:
+			rc = -EOPNOTSUPP;
+			break;
+		default:
+			rc = -ENOSYS;
+			break;
+		}
+		if (rc) {
+			s->counts.refused++;
+			break;
+		}
+		flush_vcpus(s, mask, va, op[i].cmd == MMUEXT_INVLPG_LOCAL ||
+			    op[i].cmd == MMUEXT_INVLPG_MULTI || op[i].cmd == MMUEXT_INVLPG_ALL);
 	}
 	if (done)
 		*done = i;
@@ -314,7 +470,7 @@ static void trap(struct pvstub *s, uint64_t *counter)
 }
 
 int pvstub_mmu_update(struct pvstub *s, unsigned int vcpu, const struct mmu_update *req,
-		      unsigned int count, unsigned int *done, domid_t dom)
+		      unsigned int count, unsigned int *done, unsigned int dom)
 {
 	if (vcpu >= s->cfg.nr_vcpus)
 		return -EINVAL;
@@ -328,22 +484,73 @@ int pvstub_update_va_mapping(struct pvstub *s, unsigned int vcpu, uint64_t va,
 	if (vcpu >= s->cfg.nr_vcpus)
 		return -EINVAL;
 	trap(s, &s->counts.update_va_mapping);
-	return do_update_va_mapping(s, vcpu, va, val, flags);
+	return do_update_va_mapping(s, vcpu, va, val, flags, false);
 }
 
 int pvstub_mmuext_op(struct pvstub *s, unsigned int vcpu, const struct mmuext_op *op,
-		     unsigned int count, unsigned int *done, domid_t dom)
+		     unsigned int count, unsigned int *done, unsigned int dom)
 {
 	if (vcpu >= s->cfg.nr_vcpus)
 		return -EINVAL;
 	trap(s, &s->counts.mmuext_op);
-	return do_mmuext_op(s, vcpu, op, count, done, dom);
+	return do_mmuext_op(s, vcpu, op, count, done, dom, false);
 }
 
 /*
- * Arguments as a 64-bit guest passes them: pointers in the guest's (here:
- * our) address space, counts and flags as integers.
+ * One multicall entry, its arguments widened to 64 bits; @compat: a 32-bit
+ * guest's (its mmuext_op layout, update_va_mapping's PTE in two halves).
+ * Array and count arguments are guest addresses; -EFAULT when unreadable.
  */
+static long multicall_entry(struct pvstub *s, unsigned int vcpu, uint64_t op,
+			    const uint64_t *a, bool compat)
+{
+	unsigned int *done = a[2] ? guest_ptr(s, a[2], sizeof(*done)) : NULL;
+	unsigned int count = (unsigned int)a[1];
+
+	switch (op) {
+	case __HYPERVISOR_mmu_update: {
+		const struct mmu_update *req = guest_ptr(s, a[0], (size_t)count * sizeof(*req));
+
+		if ((count && !req) || (a[2] && !done))
+			return -EFAULT;
+		return do_mmu_update(s, req, count, done, (unsigned int)a[3]);
+	}
+	case __HYPERVISOR_update_va_mapping:
+		if (compat)
+			return do_update_va_mapping(s, vcpu, a[0], a[1] | a[2] << 32, a[3], true);
+		return do_update_va_mapping(s, vcpu, a[0], a[1], a[2], false);
+	case __HYPERVISOR_mmuext_op: {
+		struct mmuext_op ops[PVSTUB_QUEUE_MAX];
+		const void *p;
+
+		if (count > PVSTUB_QUEUE_MAX)
+			return -E2BIG;	/* the model's limit, not Xen's (it preempts) */
+		p = guest_ptr(s, a[0], (size_t)count * (compat ?
+			sizeof(struct pvstub_compat_mmuext_op) : sizeof(struct mmuext_op)));
+		if ((count && !p) || (a[2] && !done))
+			return -EFAULT;
+		for (unsigned int i = 0; i < count; i++) {
+			if (compat) {
+				const struct pvstub_compat_mmuext_op *c =
+					(const struct pvstub_compat_mmuext_op *)p + i;
+
+				ops[i] = (struct mmuext_op){
+					.cmd = c->cmd, .arg1.linear_addr = c->arg1,
+					.arg2.vcpumask = (const void *)(uintptr_t)c->arg2,
+				};
+			} else {
+				ops[i] = ((const struct mmuext_op *)p)[i];
+			}
+		}
+		return do_mmuext_op(s, vcpu, ops, count, done, (unsigned int)a[3], compat);
+	}
+	default:
+		s->counts.refused++;
+		return -ENOSYS;
+	}
+}
+
+/* Entries run in order; a failed one sets only its own result (xen/common/multicall.c). */
 int pvstub_multicall(struct pvstub *s, unsigned int vcpu, struct multicall_entry *call,
 		     unsigned int nr)
 {
@@ -351,55 +558,97 @@ int pvstub_multicall(struct pvstub *s, unsigned int vcpu, struct multicall_entry
 		return -EINVAL;
 	trap(s, &s->counts.multicall);
 	for (unsigned int i = 0; i < nr; i++) {
-		xen_ulong_t *a = call[i].args;
-		long rc;
+		uint64_t a[6];
 
+		for (unsigned int j = 0; j < 6; j++)
+			a[j] = call[i].args[j];
 		s->counts.multicall_entries++;
-		switch (call[i].op) {
-		case __HYPERVISOR_mmu_update:
-			rc = do_mmu_update(s, (const struct mmu_update *)(uintptr_t)a[0],
-					   (unsigned int)a[1], (unsigned int *)(uintptr_t)a[2],
-					   (domid_t)a[3]);
-			break;
-		case __HYPERVISOR_update_va_mapping:
-			rc = do_update_va_mapping(s, vcpu, a[0], a[1], a[2]);
-			break;
-		case __HYPERVISOR_mmuext_op:
-			rc = do_mmuext_op(s, vcpu, (const struct mmuext_op *)(uintptr_t)a[0],
-					  (unsigned int)a[1], (unsigned int *)(uintptr_t)a[2],
-					  (domid_t)a[3]);
-			break;
-		default:
-			s->counts.refused++;
-			rc = -ENOSYS;
-			break;
-		}
-		call[i].result = (xen_ulong_t)rc;
+		call[i].result = (xen_ulong_t)multicall_entry(s, vcpu, call[i].op, a, false);
 	}
 	return 0;
 }
 
+int pvstub_multicall_compat(struct pvstub *s, unsigned int vcpu,
+			    struct pvstub_compat_multicall_entry *call, unsigned int nr)
+{
+	if (vcpu >= s->cfg.nr_vcpus)
+		return -EINVAL;
+	trap(s, &s->counts.multicall);
+	for (unsigned int i = 0; i < nr; i++) {
+		uint64_t a[6];
+
+		for (unsigned int j = 0; j < 6; j++)
+			a[j] = call[i].args[j];
+		s->counts.multicall_entries++;
+		call[i].result = (uint32_t)multicall_entry(s, vcpu, call[i].op, a, true);
+	}
+	return 0;
+}
+
+/* Append to @q's last entry when it is of @op, else start one; its index in its array. */
+static bool queue_add(struct pvstub_queue *q, unsigned int op, unsigned int *n)
+{
+	if (*n == PVSTUB_QUEUE_MAX)
+		return false;
+	if (q->nentry && q->entry[q->nentry - 1].op == op) {
+		q->entry[q->nentry - 1].count++;
+	} else {
+		q->entry[q->nentry].op = op;
+		q->entry[q->nentry].first = *n;
+		q->entry[q->nentry++].count = 1;
+	}
+	(*n)++;
+	return true;
+}
+
+bool pvstub_queue_update(struct pvstub_queue *q, const struct mmu_update *u)
+{
+	unsigned int i = q->nupd;
+
+	if (!queue_add(q, __HYPERVISOR_mmu_update, &q->nupd))
+		return false;
+	q->upd[i] = *u;
+	return true;
+}
+
+bool pvstub_queue_mmuext(struct pvstub_queue *q, const struct mmuext_op *op)
+{
+	unsigned int i = q->next;
+
+	if (!queue_add(q, __HYPERVISOR_mmuext_op, &q->next))
+		return false;
+	q->ext[i] = *op;
+	return true;
+}
+
+/*
+ * One multicall of @q's entries, in order; its arrays are this process's,
+ * so it runs them directly rather than through the guest's addresses.
+ */
 unsigned int pvstub_queue_flush(struct pvstub *s, unsigned int vcpu, struct pvstub_queue *q)
 {
-	struct multicall_entry mc[2];
-	unsigned int n = 0, refused = 0;
+	unsigned int refused = 0;
 
-	if (q->nupd)
-		mc[n++] = (struct multicall_entry){
-			.op = __HYPERVISOR_mmu_update,
-			.args = { (uintptr_t)q->upd, q->nupd, 0, DOMID_SELF },
-		};
-	if (q->next)
-		mc[n++] = (struct multicall_entry){
-			.op = __HYPERVISOR_mmuext_op,
-			.args = { (uintptr_t)q->ext, q->next, 0, DOMID_SELF },
-		};
-	if (n && pvstub_multicall(s, vcpu, mc, n))
-		refused = n;
-	for (unsigned int i = 0; n && !refused && i < n; i++)
-		refused += mc[i].result != 0;
+	if (q->nentry && vcpu >= s->cfg.nr_vcpus)
+		refused = q->nentry;
+	if (q->nentry && !refused) {
+		trap(s, &s->counts.multicall);
+		for (unsigned int i = 0; i < q->nentry; i++) {
+			unsigned int first = q->entry[i].first, n = q->entry[i].count;
+			int rc;
+
+			s->counts.multicall_entries++;
+			if (q->entry[i].op == __HYPERVISOR_mmu_update)
+				rc = do_mmu_update(s, &q->upd[first], n, NULL, DOMID_SELF);
+			else
+				rc = do_mmuext_op(s, vcpu, &q->ext[first], n, NULL, DOMID_SELF,
+						  false);
+			refused += rc != 0;
+		}
+	}
 	q->nupd = 0;
 	q->next = 0;
+	q->nentry = 0;
 	return refused;
 }
 
@@ -425,7 +674,6 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 	uint64_t pte;
 	char how[160];
 
-	(void)write;
 	if (vcpu >= s->cfg.nr_vcpus)
 		return -EINVAL;
 	va &= ~0xfffULL;
@@ -433,6 +681,9 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 	for (size_t i = 0; i < v->n; i++) {
 		if (v->tlb[i].va != va)
 			continue;
+		/* a write through a read-only entry faults, as on hardware */
+		if (write && !v->tlb[i].writable)
+			return -EFAULT;
 		*frame = v->tlb[i].frame;
 		if (is_revoked(s, *frame)) {
 			pte = pvstub_pte(s, va);
@@ -450,14 +701,15 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 		return 0;
 	}
 	pte = pvstub_pte(s, va);
-	if (!(pte & PTE_P))
+	if (!(pte & PTE_P) || (write && !(pte & PTE_RW)))
 		return -EFAULT;
 	*frame = PTE_FRAME(pte);
 	if (grow((void **)&v->tlb, &v->cap, v->n + 1, sizeof(*v->tlb))) {
 		struct l1 *l = l1_for_va(s, va);
 
 		v->tlb[v->n++] = (struct tlb_entry){
-			.va = va, .frame = *frame, .filled_from = l->set_by[(va - l->va) >> 12],
+			.va = va, .frame = *frame, .writable = pte & PTE_RW,
+			.filled_from = l->set_by[(va - l->va) >> 12],
 		};
 	}
 	if (is_revoked(s, *frame)) {

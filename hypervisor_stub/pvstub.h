@@ -8,21 +8,32 @@
  * be revoked, and any access that still reaches a revoked frame is recorded
  * as a violation with the hypercall that left the mapping behind.
  *
- * Model limits: one guest (DOMID_SELF), PAE/x86-64 PTE format, only L1
- * page-table frames (a VA's L1 is set up with pvstub_alloc_l1), cache type
- * read from PCD/PWT/PAT only (all clear = write-back).
+ * The guest is a PV domU of a 64-bit Xen (a debug build: PTE bit 62 is
+ * refused) whose I/O-memory permission is the aperture; each behaviour is
+ * Xen's at commit c447b7308b, in the function of xen/arch/x86/mm.c named
+ * where it is modelled, and its unit test says which.
  *
- * Errors, as Xen returns them: -EINVAL for a malformed request (command
- * bits, alignment, a PTE address outside a page-table frame, an aperture
- * frame mapped write-back), -EPERM for a frame
- * the guest may not map (not its own, revoked, or a page-table frame mapped
- * writable), -ESRCH for a foreign domain, -ENOSYS for an unknown multicall op
- * or mmuext command.
+ * Model limits: one guest, PAE/x86-64 PTE format, only L1 page-table frames
+ * (a VA's L1 is set up with pvstub_alloc_l1, not by MMUEXT_PIN_L1_TABLE),
+ * no M2P table, no page contents (a plain write to RAM is counted, not
+ * kept), no L1TF checks of non-present entries, PTEs stored as written
+ * (Xen's adjustments of a 64-bit guest's user bit are not made), and
+ * mmuext_op's page-table commands are -ENOSYS.
+ *
+ * Errors, as Xen returns them: -EINVAL for a malformed request (an L1 flag
+ * Xen disallows, an update aimed at a frame that is neither a page table
+ * nor the guest's RAM, a VA with no L1), -ENOSYS for an unknown mmu_update
+ * command, mmuext command or multicall op, -EPERM for MMIO outside the
+ * aperture or a revoked frame, -EBUSY for a page-table frame mapped
+ * writable (or RAM through DOMID_IO), -ESRCH for a domain that is not this
+ * one; an aperture frame mapped cacheable is accepted with its cache bits
+ * made UC, as Xen does for MMIO.
  */
 #ifndef PVSTUB_H
 #define PVSTUB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,7 +47,16 @@ struct pvstub_config {
 	unsigned int nr_vcpus;
 	uint64_t ram_frames;		/* frames [0, ram_frames) are the guest's RAM */
 	uint64_t aperture_first;	/* first aperture frame */
-	uint64_t aperture_frames;	/* aperture frames, must be mapped non-WB */
+	uint64_t aperture_frames;	/* aperture frames: MMIO the guest may map */
+	/*
+	 * The guest's addresses in hypercall arguments (a multicall's request
+	 * arrays, done counts, vCPU masks) as pointers here, or NULL when no
+	 * @len bytes are there. Without it they are this process's pointers:
+	 * only for trusted callers in-process (a test), never for a guest's or
+	 * a fuzzer's requests.
+	 */
+	void *(*guest_mem)(void *opaque, uint64_t addr, size_t len);
+	void *guest_opaque;
 };
 
 /* Hypercall counts: each top-level call is one guest->hypervisor trap. */
@@ -48,6 +68,7 @@ struct pvstub_counts {
 	uint64_t multicall;
 	uint64_t multicall_entries;
 	uint64_t pte_writes;
+	uint64_t plain_writes;		/* mmu_update of a frame that is not a page table */
 	uint64_t invlpg;
 	uint64_t tlb_flush;
 	uint64_t refused;
@@ -66,19 +87,41 @@ uint64_t pvstub_pte(const struct pvstub *s, uint64_t va);
 
 /* The hypercalls, as issued by @vcpu. Return 0 or a negative Xen errno. */
 int pvstub_mmu_update(struct pvstub *s, unsigned int vcpu, const struct mmu_update *req,
-		      unsigned int count, unsigned int *done, domid_t dom);
+		      unsigned int count, unsigned int *done, unsigned int foreigndom);
 int pvstub_update_va_mapping(struct pvstub *s, unsigned int vcpu, uint64_t va,
 			     uint64_t val, uint64_t flags);
 int pvstub_mmuext_op(struct pvstub *s, unsigned int vcpu, const struct mmuext_op *op,
-		     unsigned int count, unsigned int *done, domid_t dom);
+		     unsigned int count, unsigned int *done, unsigned int foreigndom);
 /* Each entry's result is written to its .result, as Xen does. */
 int pvstub_multicall(struct pvstub *s, unsigned int vcpu, struct multicall_entry *call,
 		     unsigned int nr);
 
 /*
- * One vCPU's lazy-MMU queue, as Xen's multicalls.c keeps one: PTE updates and
- * extended ops collected, then issued together as one multicall. Callers
- * flush early when a queue is full.
+ * A 32-bit guest's multicall (Xen's compat layer): every field and argument
+ * 32 bits, pointers are guest addresses (so cfg.guest_mem is needed), and
+ * update_va_mapping's 64-bit PTE comes as two arguments, low half first.
+ */
+struct pvstub_compat_multicall_entry {
+	uint32_t op, result;
+	uint32_t args[6];
+};
+
+/* struct mmuext_op as a 32-bit guest lays it out. */
+struct pvstub_compat_mmuext_op {
+	uint32_t cmd;
+	uint32_t arg1;		/* mfn or linear_addr */
+	uint32_t arg2;		/* nr_ents, vcpumask (a guest address) or src_mfn */
+};
+
+int pvstub_multicall_compat(struct pvstub *s, unsigned int vcpu,
+			    struct pvstub_compat_multicall_entry *call, unsigned int nr);
+
+/*
+ * One vCPU's lazy-MMU queue, as Linux's arch/x86/xen/multicalls.c keeps one:
+ * PTE updates and extended ops collected in the order issued, a run of
+ * either kind extending one multicall entry, then issued together as one
+ * multicall, whose entries Xen runs in order. Adding to a full queue fails:
+ * the caller flushes it and adds again.
  */
 #define PVSTUB_QUEUE_MAX	64
 
@@ -87,8 +130,15 @@ struct pvstub_queue {
 	unsigned int nupd;
 	struct mmuext_op ext[PVSTUB_QUEUE_MAX];
 	unsigned int next;
+	struct {
+		unsigned int op;	/* __HYPERVISOR_mmu_update or _mmuext_op */
+		unsigned int first, count;
+	} entry[2 * PVSTUB_QUEUE_MAX];
+	unsigned int nentry;
 };
 
+bool pvstub_queue_update(struct pvstub_queue *q, const struct mmu_update *u);
+bool pvstub_queue_mmuext(struct pvstub_queue *q, const struct mmuext_op *op);
 /* Issue @q as one multicall (none when empty) and empty it; entries refused. */
 unsigned int pvstub_queue_flush(struct pvstub *s, unsigned int vcpu, struct pvstub_queue *q);
 

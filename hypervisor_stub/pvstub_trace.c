@@ -127,9 +127,12 @@ static void pte_op(struct replay *rp, unsigned int cpu, uint64_t va, uint64_t va
 			touch(rp, cpu, va);
 		return;
 	}
-	if (c->q.nupd == PVSTUB_QUEUE_MAX || c->ntouched == PVSTUB_QUEUE_MAX)
+	if (c->ntouched == PVSTUB_QUEUE_MAX)
 		flush_batch(rp, cpu);
-	c->q.upd[c->q.nupd++] = u;
+	if (!pvstub_queue_update(&c->q, &u)) {
+		flush_batch(rp, cpu);
+		pvstub_queue_update(&c->q, &u);
+	}
 	if (val & PTE_P)
 		c->touched[c->ntouched++] = va;
 }
@@ -143,9 +146,10 @@ static void ext_op(struct replay *rp, unsigned int cpu, unsigned int cmd, uint64
 		pvstub_mmuext_op(rp->hv, cpu, &op, 1, NULL, DOMID_SELF);
 		return;
 	}
-	if (c->q.next == PVSTUB_QUEUE_MAX)
+	if (!pvstub_queue_mmuext(&c->q, &op)) {
 		flush_batch(rp, cpu);
-	c->q.ext[c->q.next++] = op;
+		pvstub_queue_mmuext(&c->q, &op);
+	}
 }
 
 static void replay_op(struct replay *rp, const struct pvstub_trace_op *op)
