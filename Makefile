@@ -121,6 +121,10 @@ $(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
 		-o $(B)/host/stub/pvstub_trace.o
 	ar rcs $@ $(B)/host/stub/pvstub.o $(B)/host/stub/pvstub_trace.o
 
+$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c include/pvmap/hv_abi.h
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) -o $@ $<
+
 $(B)/host/pvstub-replay: tools/pvstub-replay.c $(B)/host/libpvstub.a $(STUB_HDR)
 	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(B)/host/libpvstub.a
 
@@ -161,7 +165,7 @@ $(B)/fuzz/fuzz_audit: tools/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(AUDIT_SRC)
 
 # --- host tools and unit tests -----------------------------------------------
-host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay $(B)/host/pvmap-audit
+host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay $(B)/host/pvmap-audit $(B)/host/pvmap-hv
 
 $(B)/host/pvmap-pattern: tools/pvmap-pattern.c $(UAPI)
 	@mkdir -p $(@D)

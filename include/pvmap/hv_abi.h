@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hypercall channel between a guest and pvmap-hv (hypervisor_stub/):
+ * QEMU's ivshmem-doorbell device, whose shared memory (BAR2) pvmap-hv
+ * creates and lays out as below, and whose doorbell (BAR0 + 12) the guest
+ * rings with (PVMAP_HV_PEER << 16 | vCPU) after posting a request in its
+ * vCPU's area. pvmap-hv completes the request and sets @done to @seq; the
+ * guest waits for that, as a hypercall returns only when it is done.
+ *
+ * Shared by the daemon and the guest: fixed-size types only, little endian.
+ */
+#ifndef PVMAP_HV_ABI_H
+#define PVMAP_HV_ABI_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdint.h>
+typedef uint32_t __u32;
+typedef int32_t __s32;
+typedef uint64_t __u64;
+#endif
+
+#define PVMAP_HV_MAGIC		0x76687670	/* "pvhv", written by the daemon */
+#define PVMAP_HV_VERSION	1
+#define PVMAP_HV_PEER		0	/* the daemon's ivshmem peer ID */
+#define PVMAP_HV_DOORBELL	12	/* BAR0 offset of the doorbell register */
+#define PVMAP_HV_AREA_SIZE	4096	/* one request area per vCPU, after the header */
+#define PVMAP_HV_MAX_VCPUS	8
+
+/**
+ * struct pvmap_hv_header - the first page of the shared memory
+ * @magic: PVMAP_HV_MAGIC once the daemon is serving
+ * @version: PVMAP_HV_VERSION
+ * @nr_vcpus: request areas (and doorbell vectors) that follow
+ * @area_size: bytes per request area
+ * @calls: requests completed, all vCPUs
+ */
+struct pvmap_hv_header {
+	__u32 magic;
+	__u32 version;
+	__u32 nr_vcpus;
+	__u32 area_size;
+	__u64 calls;
+};
+
+enum pvmap_hv_op {
+	PVMAP_HV_PING = 1,	/* nothing: the channel's round trip */
+};
+
+/**
+ * struct pvmap_hv_request - a vCPU's request area, at 4096 * (1 + vCPU)
+ * @seq: the guest's number of this request, written last when posting
+ * @done: set to @seq by the daemon when the request is complete
+ * @op: enum pvmap_hv_op
+ * @result: 0 or a negative errno, valid once @done == @seq
+ * @data: the request's arguments and results
+ */
+struct pvmap_hv_request {
+	__u32 seq;
+	__u32 done;
+	__u32 op;
+	__s32 result;
+	__u64 data[(PVMAP_HV_AREA_SIZE - 16) / 8];
+};
+
+#endif /* PVMAP_HV_ABI_H */
