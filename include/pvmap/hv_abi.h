@@ -12,14 +12,7 @@
 #ifndef PVMAP_HV_ABI_H
 #define PVMAP_HV_ABI_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-#include <stdint.h>
-typedef uint32_t __u32;
-typedef int32_t __s32;
-typedef uint64_t __u64;
-#endif
 
 #define PVMAP_HV_MAGIC		0x76687670	/* "pvhv", written by the daemon */
 #define PVMAP_HV_VERSION	1
