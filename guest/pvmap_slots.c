@@ -107,9 +107,9 @@ static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npag
 						      pgprot_t prot)
 {
 	/* Interrupts nest above all a task may hold: see PVMAP_IRQ_SLOTS. */
-	unsigned int extra_depth = in_task() ? 0 : PVMAP_IRQ_DEPTH;
-	unsigned int max_depth = PVMAP_MAX_DEPTH + extra_depth;
-	unsigned int max_slots = PVMAP_SLOTS_PER_CPU + (extra_depth ? PVMAP_IRQ_SLOTS : 0);
+	bool task = in_task();
+	unsigned int max_depth = PVMAP_MAX_DEPTH + (task ? 0 : PVMAP_IRQ_DEPTH);
+	unsigned int max_slots = PVMAP_SLOTS_PER_CPU + (task ? 0 : PVMAP_IRQ_SLOTS);
 	struct pvmap_cpu_slots *s;
 	unsigned int depth, top, i;
 	unsigned long vaddr;

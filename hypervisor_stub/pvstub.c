@@ -550,21 +550,30 @@ static long multicall_entry(struct pvstub *s, unsigned int vcpu, uint64_t op,
 	}
 }
 
-/* Entries run in order; a failed one sets only its own result (xen/common/multicall.c). */
+/*
+ * One entry of either layout (@compat: 32-bit fields), its arguments
+ * widened. Entries run in order; a failed one sets only its own result
+ * (xen/common/multicall.c).
+ */
+static long multicall_one(struct pvstub *s, unsigned int vcpu, uint64_t op, const void *args,
+			  bool compat)
+{
+	uint64_t a[6];
+
+	for (unsigned int j = 0; j < 6; j++)
+		a[j] = compat ? ((const uint32_t *)args)[j] : ((const xen_ulong_t *)args)[j];
+	s->counts.multicall_entries++;
+	return multicall_entry(s, vcpu, op, a, compat);
+}
+
 int pvstub_multicall(struct pvstub *s, unsigned int vcpu, struct multicall_entry *call,
 		     unsigned int nr)
 {
 	if (vcpu >= s->cfg.nr_vcpus)
 		return -EINVAL;
 	trap(s, &s->counts.multicall);
-	for (unsigned int i = 0; i < nr; i++) {
-		uint64_t a[6];
-
-		for (unsigned int j = 0; j < 6; j++)
-			a[j] = call[i].args[j];
-		s->counts.multicall_entries++;
-		call[i].result = (xen_ulong_t)multicall_entry(s, vcpu, call[i].op, a, false);
-	}
+	for (unsigned int i = 0; i < nr; i++)
+		call[i].result = (xen_ulong_t)multicall_one(s, vcpu, call[i].op, call[i].args, false);
 	return 0;
 }
 
@@ -574,14 +583,8 @@ int pvstub_multicall_compat(struct pvstub *s, unsigned int vcpu,
 	if (vcpu >= s->cfg.nr_vcpus)
 		return -EINVAL;
 	trap(s, &s->counts.multicall);
-	for (unsigned int i = 0; i < nr; i++) {
-		uint64_t a[6];
-
-		for (unsigned int j = 0; j < 6; j++)
-			a[j] = call[i].args[j];
-		s->counts.multicall_entries++;
-		call[i].result = (uint32_t)multicall_entry(s, vcpu, call[i].op, a, true);
-	}
+	for (unsigned int i = 0; i < nr; i++)
+		call[i].result = (uint32_t)multicall_one(s, vcpu, call[i].op, call[i].args, true);
 	return 0;
 }
 
