@@ -73,6 +73,26 @@ class ConsoleSplats(unittest.TestCase):
         self.assertEqual(console.splats(boot), [])
 
 
+class EmulatorFault(unittest.TestCase):
+    """The known QEMU fault is told apart from a guest's own double fault."""
+    HEAD = ["[    8.466953] traps: PANIC: double fault, error_code: 0x0",
+            "[    8.467502] EIP: kmem_cache_alloc+0xcb/0x3e0"]
+
+    def test_impossible_eflags_is_the_emulator(self):
+        lines = self.HEAD + ["[    8.467587] DS: 007b ES: 007b FS: 00d8 GS: 0000 SS: 0068 "
+                             "EFLAGS: c1225242"]
+        self.assertIn("c1225242", console.emulator_fault(lines))
+
+    def test_possible_eflags_is_the_guest(self):
+        lines = self.HEAD + ["[    8.467587] DS: 007b ES: 007b FS: 00d8 GS: 0000 SS: 0068 "
+                             "EFLAGS: 00210286"]
+        self.assertIsNone(console.emulator_fault(lines))
+
+    def test_eflags_before_a_double_fault_do_not_count(self):
+        lines = ["[    1.0] EFLAGS: c1225242"] + self.HEAD[1:]
+        self.assertIsNone(console.emulator_fault(lines))
+
+
 class FakeQMP:
     """A QMP server on a Unix socket that answers from a script."""
 

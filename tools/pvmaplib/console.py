@@ -32,3 +32,24 @@ def splats(lines):
                 found.append((kind, line.rstrip()))
                 break
     return found
+
+
+# EFLAGS bits an x86 CPU defines (bit 1 always reads 1); the rest are reserved, always 0.
+EFLAGS_DEFINED = 0x3F7FD7
+_DOUBLE_FAULT = re.compile(r"traps: PANIC: double fault")
+_EFLAGS = re.compile(r"EFLAGS: ([0-9a-f]{8})")
+
+
+def emulator_fault(lines):
+    """QEMU 7.2's TCG fault on i386 guests, or None: a double fault whose saved
+    EFLAGS has reserved bits set, which no CPU can save. tools/tcg-cmpxchg8b-repro
+    reproduces it with pvmap not loaded (after SLUB's unlocked cmpxchg8b)."""
+    seen = False
+    for line in lines:
+        if _DOUBLE_FAULT.search(line):
+            seen = True
+            continue
+        m = _EFLAGS.search(line) if seen else None
+        if m and int(m.group(1), 16) & ~EFLAGS_DEFINED & 0xFFFFFFFF:
+            return f"double fault with impossible EFLAGS {m.group(1)}"
+    return None
