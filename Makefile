@@ -121,9 +121,10 @@ $(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
 		-o $(B)/host/stub/pvstub_trace.o
 	ar rcs $@ $(B)/host/stub/pvstub.o $(B)/host/stub/pvstub_trace.o
 
-$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c include/pvmap/hv_abi.h
+$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c include/pvmap/hv_abi.h $(B)/host/libpvstub.a \
+		$(STUB_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -o $@ $<
+	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(B)/host/libpvstub.a
 
 $(B)/host/pvstub-replay: tools/pvstub-replay.c $(B)/host/libpvstub.a $(STUB_HDR)
 	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(B)/host/libpvstub.a

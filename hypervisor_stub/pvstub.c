@@ -37,13 +37,24 @@ static unsigned int pat_index(uint64_t pte)
 	return (pte & PTE_PAT ? 4 : 0) | (pte & PTE_PCD ? 2 : 0) | (pte & PTE_PWT ? 1 : 0);
 }
 
-/* A page-table page of the guest, covering [va, va + L1_SPAN). */
+/*
+ * A page-table page of the guest, covering [va, va + L1_SPAN). A live
+ * guest's (@mem set) is its own frame, mapped here: updates are written
+ * there, only to the entries it registered, and @pte is their shadow.
+ */
 struct l1 {
 	uint64_t va;
 	uint64_t frame;
 	uint64_t pte[L1_ENTRIES];
 	uint64_t set_by[L1_ENTRIES];	/* hypercall number of the last write */
+	uint64_t *mem;
+	uint64_t registered[L1_ENTRIES / 64];
 };
+
+static bool is_registered(const struct l1 *l, unsigned int idx)
+{
+	return l->registered[idx / 64] >> (idx % 64) & 1;
+}
 
 struct tlb_entry {
 	uint64_t va;
@@ -65,6 +76,9 @@ struct violation {
 
 struct pvstub {
 	struct pvstub_config cfg;
+	struct { uint64_t first, frames; } more_apertures[PVSTUB_MAX_APERTURES];
+	unsigned char pat[8];		/* the memory type of each PAT index */
+	unsigned int nr_more_apertures;
 	struct l1 *l1;
 	size_t nl1, capl1;
 	uint64_t *revoked;
@@ -74,7 +88,11 @@ struct pvstub {
 	size_t nviol, capviol;
 	struct pvstub_counts counts;
 	uint64_t seq;			/* number of the hypercall being served */
+	unsigned int registered;	/* a live guest's registered entries */
 };
+
+static void record(struct pvstub *s, unsigned int vcpu, uint64_t va, uint64_t frame,
+		   const char *how);
 
 /* Grow *@arr to hold @need elements of @size bytes; false when out of memory. */
 static bool grow(void **arr, size_t *cap, size_t need, size_t size)
@@ -102,8 +120,10 @@ struct pvstub *pvstub_create(const struct pvstub_config *cfg)
 	    (cfg->aperture_frames && cfg->aperture_first < cfg->ram_frames))
 		return NULL;
 	s = calloc(1, sizeof(*s));
-	if (s)
-		s->cfg = *cfg;
+	if (!s)
+		return NULL;
+	s->cfg = *cfg;
+	memcpy(s->pat, xen_pat, sizeof(s->pat));
 	return s;
 }
 
@@ -168,6 +188,89 @@ uint64_t pvstub_pte(const struct pvstub *s, uint64_t va)
 	return l ? l->pte[(va - l->va) >> 12] : 0;
 }
 
+int pvstub_register_pte(struct pvstub *s, uint64_t va, uint64_t maddr, uint64_t *frame_mem)
+{
+	uint64_t frame = maddr >> 12, base = va & ~(L1_SPAN - 1);
+	unsigned int idx = (unsigned int)((va >> 12) % L1_ENTRIES);
+	struct l1 *l = l1_for_frame(s, frame), *by_va = l1_for_va(s, va);
+
+	/* the entry that maps @va in a PAE or 4-level table is at index (va >> 12) % 512 */
+	if ((va & 0xfff) || (maddr & 7) || (maddr & 0xfff) / 8 != idx ||
+	    frame >= s->cfg.ram_frames || !frame_mem)
+		return -EINVAL;
+	if (l != by_va || (l && (!l->mem || l->va != base)))
+		return -EINVAL;		/* another table already maps this range */
+	if (!l) {
+		if (!grow((void **)&s->l1, &s->capl1, s->nl1 + 1, sizeof(*s->l1)))
+			return -ENOMEM;
+		l = &s->l1[s->nl1++];
+		memset(l, 0, sizeof(*l));
+		l->va = base;
+		l->frame = frame;
+		l->mem = frame_mem;
+	}
+	if (!is_registered(l, idx))
+		s->registered++;
+	l->registered[idx / 64] |= 1ULL << (idx % 64);
+	l->pte[idx] = __atomic_load_n(&l->mem[idx], __ATOMIC_ACQUIRE);
+	l->set_by[idx] = 0;
+	return 0;
+}
+
+int pvstub_unregister_pte(struct pvstub *s, uint64_t va, uint64_t maddr)
+{
+	unsigned int idx = (unsigned int)((va >> 12) % L1_ENTRIES);
+	struct l1 *l = l1_for_frame(s, maddr >> 12);
+	bool empty = true;
+
+	if (!l || !l->mem || l->va != (va & ~(L1_SPAN - 1)) || (maddr & 0xfff) / 8 != idx ||
+	    !is_registered(l, idx))
+		return -EINVAL;
+	l->registered[idx / 64] &= ~(1ULL << (idx % 64));
+	s->registered--;
+	for (unsigned int i = 0; i < L1_ENTRIES / 64; i++)
+		empty &= !l->registered[i];
+	if (empty)
+		*l = s->l1[--s->nl1];
+	return 0;
+}
+
+unsigned int pvstub_check_shadow(struct pvstub *s, FILE *out)
+{
+	unsigned int found = 0;
+
+	for (size_t i = 0; i < s->nl1; i++) {
+		struct l1 *l = &s->l1[i];
+
+		for (unsigned int j = 0; l->mem && j < L1_ENTRIES; j++) {
+			uint64_t now, va = l->va + ((uint64_t)j << 12);
+			char how[160];
+
+			if (!is_registered(l, j))
+				continue;
+			now = __atomic_load_n(&l->mem[j], __ATOMIC_ACQUIRE);
+			/* the page walker sets accessed and dirty, as hardware does under Xen */
+			if (!((now ^ l->pte[j]) & ~PTE_AD))
+				continue;
+			found++;
+			s->counts.shadow_mismatches++;
+			snprintf(how, sizeof(how), "PTE written behind the hypervisor's back: %#"
+				 PRIx64 ", hypercall #%" PRIu64 " wrote %#" PRIx64, now,
+				 l->set_by[j], l->pte[j]);
+			record(s, 0, va, PTE_FRAME(now), how);
+			if (out)
+				fprintf(out, "shadow: va %#" PRIx64 ": %s\n", va, how);
+			l->pte[j] = now;	/* reported once */
+		}
+	}
+	return found;
+}
+
+unsigned int pvstub_registered(const struct pvstub *s)
+{
+	return s->registered;
+}
+
 static bool is_revoked(const struct pvstub *s, uint64_t frame)
 {
 	for (size_t i = 0; i < s->nrevoked; i++)
@@ -178,7 +281,41 @@ static bool is_revoked(const struct pvstub *s, uint64_t frame)
 
 static bool is_aperture(const struct pvstub *s, uint64_t frame)
 {
+	for (unsigned int i = 0; i < s->nr_more_apertures; i++)
+		if (frame - s->more_apertures[i].first < s->more_apertures[i].frames)
+			return true;
 	return frame - s->cfg.aperture_first < s->cfg.aperture_frames;
+}
+
+int pvstub_set_pat(struct pvstub *s, uint64_t msr)
+{
+	/* IA32_PAT's encodings: 0 UC, 1 WC, 4 WT, 5 WP, 6 WB, 7 UC-; the rest reserved */
+	static const int type[8] = { MT_UC, MT_WC, -1, -1, MT_WT, MT_WP, MT_WB, MT_UCM };
+	unsigned char pat[8];
+
+	for (unsigned int i = 0; i < 8; i++) {
+		unsigned int e = (msr >> (8 * i)) & 0xff;
+
+		if (e > 7 || type[e] < 0)
+			return -EINVAL;
+		pat[i] = (unsigned char)type[e];
+	}
+	memcpy(s->pat, pat, sizeof(pat));
+	return 0;
+}
+
+int pvstub_add_aperture(struct pvstub *s, uint64_t first, uint64_t frames)
+{
+	if (!frames || first < s->cfg.ram_frames || first + frames < first)
+		return -EINVAL;
+	for (unsigned int i = 0; i < s->nr_more_apertures; i++)
+		if (s->more_apertures[i].first == first && s->more_apertures[i].frames == frames)
+			return 0;
+	if (s->nr_more_apertures == PVSTUB_MAX_APERTURES)
+		return -ENOSPC;
+	s->more_apertures[s->nr_more_apertures].first = first;
+	s->more_apertures[s->nr_more_apertures++].frames = frames;
+	return 0;
 }
 
 /*
@@ -195,7 +332,7 @@ static int64_t check_pte(const struct pvstub *s, uint64_t val)
 
 	if (!(val & PTE_P))
 		return 0;
-	if (!s->cfg.aperture_frames)
+	if (!s->cfg.aperture_frames && !s->nr_more_apertures)
 		disallow |= PTE_CACHE;
 	if (val & disallow)
 		return -EINVAL;		/* "Bad L1 flags" */
@@ -205,7 +342,7 @@ static int64_t check_pte(const struct pvstub *s, uint64_t val)
 		/* MMIO: iomem_access_permitted(), then cacheable types forced to UC */
 		if (!is_aperture(s, frame))
 			return -EPERM;
-		switch (xen_pat[pat_index(val)]) {
+		switch (s->pat[pat_index(val)]) {
 		case MT_UC:
 		case MT_UCM:
 		case MT_WC:
@@ -232,8 +369,11 @@ static int write_pte(struct pvstub *s, struct l1 *l, unsigned int idx, uint64_t 
 	}
 	val ^= (uint64_t)rc;
 	if (preserve_ad)
-		val |= l->pte[idx] & PTE_AD;
+		val |= (l->mem ? __atomic_load_n(&l->mem[idx], __ATOMIC_RELAXED) : l->pte[idx]) &
+		       PTE_AD;
 	l->pte[idx] = val;
+	if (l->mem)
+		__atomic_store_n(&l->mem[idx], val, __ATOMIC_RELEASE);
 	l->set_by[idx] = s->seq;
 	s->counts.pte_writes++;
 	return 0;
@@ -290,6 +430,10 @@ static int do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigne
 				/* DOMID_IO maps I/O only: RAM cannot be pinned for it */
 				s->counts.refused++;
 				rc = -EBUSY;
+			} else if (l && l->mem && !is_registered(l, (maddr & 0xfff) / 8)) {
+				/* the rest of a live guest's table is its own, not ours */
+				s->counts.refused++;
+				rc = -EPERM;
 			} else if (l) {
 				rc = write_pte(s, l, (maddr & 0xfff) / 8, req[i].val,
 					       cmd == MMU_PT_UPDATE_PRESERVE_AD);
@@ -382,6 +526,10 @@ static int do_update_va_mapping(struct pvstub *s, unsigned int vcpu, uint64_t va
 	if (!l) {
 		s->counts.refused++;
 		return -EINVAL;
+	}
+	if (l->mem && !is_registered(l, (unsigned int)((va - l->va) >> 12))) {
+		s->counts.refused++;
+		return -EPERM;
 	}
 	rc = write_pte(s, l, (va - l->va) >> 12, val, false);
 	if (rc)
@@ -520,11 +668,13 @@ static long multicall_entry(struct pvstub *s, unsigned int vcpu, uint64_t op,
 			return do_update_va_mapping(s, vcpu, a[0], a[1] | a[2] << 32, a[3], true);
 		return do_update_va_mapping(s, vcpu, a[0], a[1], a[2], false);
 	case __HYPERVISOR_mmuext_op: {
-		struct mmuext_op ops[PVSTUB_QUEUE_MAX];
+		struct mmuext_op ops[PVSTUB_MMUEXT_MAX];
 		const void *p;
 
-		if (count > PVSTUB_QUEUE_MAX)
+		if (count > PVSTUB_MMUEXT_MAX) {
+			s->counts.refused++;
 			return -E2BIG;	/* the model's limit, not Xen's (it preempts) */
+		}
 		p = guest_ptr(s, a[0], (size_t)count * (compat ?
 			sizeof(struct pvstub_compat_mmuext_op) : sizeof(struct mmuext_op)));
 		if ((count && !p) || (a[2] && !done))
@@ -734,6 +884,8 @@ unsigned int pvstub_revoke(struct pvstub *s, uint64_t frame, FILE *out)
 		for (unsigned int j = 0; j < L1_ENTRIES; j++) {
 			uint64_t pte = s->l1[i].pte[j];
 
+			if (s->l1[i].mem && !is_registered(&s->l1[i], j))
+				continue;
 			if (!(pte & PTE_P) || PTE_FRAME(pte) != frame)
 				continue;
 			found++;

@@ -40,6 +40,9 @@
 #include <xen/xen.h>
 
 #define PVSTUB_MAX_VCPUS	8
+#define PVSTUB_MAX_APERTURES	16	/* beside the configuration's */
+/* mmuext_ops in one multicall entry: a page of a 32-bit guest's (Xen has no limit) */
+#define PVSTUB_MMUEXT_MAX	512
 
 struct pvstub;
 
@@ -73,10 +76,38 @@ struct pvstub_counts {
 	uint64_t tlb_flush;
 	uint64_t refused;
 	uint64_t violations;
+	uint64_t shadow_mismatches;	/* registered entries changed behind the stub */
 };
 
 struct pvstub *pvstub_create(const struct pvstub_config *cfg);
 void pvstub_destroy(struct pvstub *s);
+
+/*
+ * The PAT the guest's PTEs are read with (IA32_PAT's value), instead of
+ * Xen's (a PV guest's is Xen's; an HVM guest's MMU uses its own).
+ */
+int pvstub_set_pat(struct pvstub *s, uint64_t msr);
+
+/* Another MMIO range the guest may map (a live guest's BARs, known after boot). */
+int pvstub_add_aperture(struct pvstub *s, uint64_t first, uint64_t frames);
+
+/*
+ * A live guest: the PTE at machine address @maddr, entry (@va >> 12) % 512 of
+ * the guest's own L1 frame, maps @va and is the hypervisor's from now on;
+ * @frame_mem is that frame's 512 entries in the guest's memory, mapped here.
+ * Updates are written there, and only to registered entries (-EPERM for
+ * the rest of the frame: the guest's own); the stub keeps a shadow of each.
+ * A frame belongs to one VA range; registering is idempotent.
+ */
+int pvstub_register_pte(struct pvstub *s, uint64_t va, uint64_t maddr, uint64_t *frame_mem);
+int pvstub_unregister_pte(struct pvstub *s, uint64_t va, uint64_t maddr);
+unsigned int pvstub_registered(const struct pvstub *s);
+/*
+ * Registered entries whose value in guest memory is not the one the stub
+ * wrote (accessed and dirty bits aside): each is a violation, reported to
+ * @out (if not NULL) once. Returns their number.
+ */
+unsigned int pvstub_check_shadow(struct pvstub *s, FILE *out);
 
 /* Make a page-table (L1) frame of the guest's cover the 2 MiB around @va. */
 int pvstub_alloc_l1(struct pvstub *s, uint64_t va);

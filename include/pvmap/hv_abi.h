@@ -37,9 +37,37 @@ struct pvmap_hv_header {
 	__u64 calls;
 };
 
+/*
+ * Requests. Offsets are bytes from the start of the vCPU's request area;
+ * they stand for guest addresses wherever Xen's ABI has one (a multicall's
+ * argument arrays and done counters), so a request never points outside
+ * its own area.
+ */
 enum pvmap_hv_op {
 	PVMAP_HV_PING = 1,	/* nothing: the channel's round trip */
+	/*
+	 * data[0]: the guest's ABI, the bits of its unsigned long (32: Xen's
+	 * compat layout, 64); data[1]: its IA32_PAT, which its PTEs' cache
+	 * bits index (0: Xen's). Answers data[0]: vCPUs served, data[1]: RAM
+	 * frames.
+	 */
+	PVMAP_HV_HELLO = 2,
+	/*
+	 * data[0]: n, then n pairs (data[1 + 2i]: va, data[2 + 2i]: the
+	 * machine address of the PTE that maps va): these entries are the
+	 * hypervisor's from now on, as MMUEXT_PIN_L1_TABLE makes a whole
+	 * table. On failure data[0] is the number done.
+	 */
+	PVMAP_HV_REGISTER = 3,
+	PVMAP_HV_UNREGISTER = 4,	/* the same pairs, given back */
+	/*
+	 * data[0]: n, data[1]: offset of n struct multicall_entry in the
+	 * guest's layout; their results are written back in place.
+	 */
+	PVMAP_HV_MULTICALL = 5,
 };
+
+#define PVMAP_HV_REGISTER_MAX	((PVMAP_HV_AREA_SIZE - 24) / 16)
 
 /**
  * struct pvmap_hv_request - a vCPU's request area, at 4096 * (1 + vCPU)

@@ -402,11 +402,91 @@ static int test_multicall_compat(void)
 	return ok;
 }
 
+/*
+ * A live guest (pvmap-hv): its own L1 frame, in its memory; registered
+ * entries are written there, the rest of the frame is the guest's (-EPERM),
+ * and the stub's shadow catches a registered entry the guest wrote itself
+ * (accessed and dirty aside, which the page walker sets).
+ */
+#define LIVE_FRAME	0x1234ULL
+
+static long violations(const struct pvstub *s)
+{
+	struct pvstub_counts c;
+
+	pvstub_counts(s, &c);
+	return c.shadow_mismatches == c.violations ? (long)c.violations : -1;
+}
+
+#define LIVE_VA		0xe0a03000ULL	/* index 3 of its L1 */
+
+static int test_live_registered_entries(void)
+{
+	static uint64_t frame_mem[512];
+	struct pvstub *s = new_stub(0x40000);
+	uint64_t maddr = (LIVE_FRAME << 12) + 3 * 8, f = APERTURE_FIRST + 7;
+	bool ok;
+
+	if (!s)
+		return false;
+	memset(frame_mem, 0, sizeof(frame_mem));
+	frame_mem[4] = 0x5a5a;	/* the guest's own entry beside ours */
+	ok = expect("register", pvstub_register_pte(s, LIVE_VA, maddr, frame_mem), 0) &&
+	     expect("register at the wrong index", pvstub_register_pte(s, LIVE_VA + 4096, maddr,
+								      frame_mem), -EINVAL) &&
+	     expect("registered", pvstub_registered(s), 1) &&
+	     expect("update", update(s, maddr, WC(f), DOMID_SELF), 0) &&
+	     expect("written in guest memory", frame_mem[3] == WC(f), 1) &&
+	     expect("the guest's own entry", update(s, maddr + 8, WC(f), DOMID_SELF), -EPERM) &&
+	     expect("left alone", frame_mem[4], 0x5a5a) &&
+	     expect("a clean shadow", pvstub_check_shadow(s, NULL), 0);
+	frame_mem[3] |= ACCESSED | DIRTY;
+	ok = ok && expect("accessed and dirty are the walker's", pvstub_check_shadow(s, NULL), 0);
+	frame_mem[3] = WC(f + 1);
+	ok = ok && expect("written behind the stub", pvstub_check_shadow(s, NULL), 1) &&
+	     expect("reported once", pvstub_check_shadow(s, NULL), 0) &&
+	     expect("a violation", violations(s), 1) &&
+	     expect("unregister", pvstub_unregister_pte(s, LIVE_VA, maddr), 0) &&
+	     expect("registered", pvstub_registered(s), 0) &&
+	     expect("unregister again", pvstub_unregister_pte(s, LIVE_VA, maddr), -EINVAL);
+	pvstub_destroy(s);
+	return ok;
+}
+
+/*
+ * A live guest's permissions and PAT: an aperture BAR granted after boot
+ * may be mapped; cache bits are read with the guest's own PAT (Linux's puts
+ * WC at index 1, PWT), so its WC is not Xen's WT and stays as written.
+ */
+static int test_live_apertures_and_pat(void)
+{
+	static uint64_t frame_mem[512];
+	struct pvstub *s = new_stub(0);
+	uint64_t maddr = (LIVE_FRAME << 12) + 3 * 8, bar = 0x90000;
+	bool ok;
+
+	if (!s)
+		return false;
+	ok = expect("register", pvstub_register_pte(s, LIVE_VA, maddr, frame_mem), 0) &&
+	     expect("no permission yet", update(s, maddr, WB(bar), DOMID_SELF), -EPERM) &&
+	     expect("grant", pvstub_add_aperture(s, bar, 16), 0) &&
+	     expect("grant again", pvstub_add_aperture(s, bar, 16), 0) &&
+	     expect("a grant inside RAM", pvstub_add_aperture(s, 1, 1), -EINVAL) &&
+	     expect("Xen's PAT: index 1 is WT", update(s, maddr, WB(bar) | PWT, DOMID_SELF), 0) &&
+	     expect("made UC", frame_mem[3], WB(bar) | PWT | PCD) &&
+	     expect("Linux's PAT", pvstub_set_pat(s, 0x0007010600070106ULL), 0) &&
+	     expect("a reserved PAT type", pvstub_set_pat(s, 0x02), -EINVAL) &&
+	     expect("index 1 is WC", update(s, maddr, WB(bar) | PWT, DOMID_SELF), 0) &&
+	     expect("kept", frame_mem[3], WB(bar) | PWT);
+	pvstub_destroy(s);
+	return ok;
+}
+
 int main(void)
 {
 	struct ktap k;
 
-	ktap_begin(&k, "xen-fidelity", 11);
+	ktap_begin(&k, "xen-fidelity", 13);
 	ktap_result(&k, test_mmu_update_commands(), "xen_mmu_update_command_bits");
 	ktap_result(&k, test_mmu_update_plain_ram(), "xen_mmu_update_plain_ram_write");
 	ktap_result(&k, test_pt_frame_writable_busy(), "xen_page_table_writable_ebusy");
@@ -418,5 +498,7 @@ int main(void)
 	ktap_result(&k, test_foreigndom(), "xen_foreigndom");
 	ktap_result(&k, test_access_write_bit(), "mmu_write_needs_rw");
 	ktap_result(&k, test_multicall_compat(), "xen_multicall_compat_layout");
+	ktap_result(&k, test_live_registered_entries(), "live_registered_entries");
+	ktap_result(&k, test_live_apertures_and_pat(), "live_apertures_and_guest_pat");
 	return ktap_end(&k);
 }
