@@ -76,6 +76,14 @@ unsigned int pvmap_slots_live_ranges(int cpu, unsigned long *va, unsigned int *n
 int pvmap_io_mapping_init(void);
 void pvmap_io_mapping_exit(void);
 
+/* The hypervisor channel (pvmap_pv.c): found and brought up before any window. */
+int pvmap_pv_init(void);
+void pvmap_pv_exit(void);
+struct pci_dev;
+bool pvmap_pv_owns(struct pci_dev *pdev);
+struct dentry;
+void pvmap_pv_debugfs_add(struct dentry *root);
+
 void pvmap_stats_read(struct pvmap_stats *stats);
 
 struct seq_file;

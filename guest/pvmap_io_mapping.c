@@ -246,7 +246,20 @@ static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
 	pvmap_batch_begin();
 	for (i = 0; i < npages; i++)
 		pvmap_pte_set(&pvmap_pool.window, first + i, pfn + i, prot);
-	pvmap_batch_end();
+	if (unlikely(pvmap_batch_end())) {
+		/* refused by the hypervisor: nothing stays mapped */
+		pvmap_batch_begin();
+		for (i = 0; i < npages; i++)
+			pvmap_pte_clear(&pvmap_pool.window, first + i);
+		pvmap_batch_end();
+		preempt_enable();
+		pvmap_tlb_flush_all_cpus(&pvmap_pool.window, first, npages);
+		spin_lock(&pvmap_pool.lock);
+		__clear_bit(idx, &pvmap_pool.busy);
+		spin_unlock(&pvmap_pool.lock);
+		up(&pvmap_pool.free);
+		return NULL;
+	}
 	preempt_enable();
 	pvmap_count(PVMAP_CNT_MAPS);
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
@@ -307,7 +320,14 @@ static void __iomem *pvmap_large_map(u64 pfn, unsigned int npages, pgprot_t prot
 	pvmap_batch_begin();
 	for (i = 0; i < npages; i++)
 		pvmap_pte_set(&lm->window, i, pfn + i, prot);
-	pvmap_batch_end();
+	if (unlikely(pvmap_batch_end())) {
+		/* refused by the hypervisor: the window goes, every PTE restored */
+		preempt_enable();
+		pvmap_tlb_flush_all_cpus(&lm->window, 0, npages);
+		pvmap_window_destroy(&lm->window);
+		kfree(lm);
+		return NULL;
+	}
 	preempt_enable();
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 

@@ -433,6 +433,11 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	snprintf(pvdev->name, sizeof(pvdev->name), PVMAP_DRV_NAME "%d", pvdev->id);
 
 	pvdev->bar = pvmap_aperture_bar(pdev, pvdev->kind);
+	if (pvdev->kind == PVMAP_KIND_IVSHMEM && pvmap_pv_owns(pdev)) {
+		dev_info(dev, "the hypervisor channel, not an aperture\n");
+		ret = -ENODEV;
+		goto err_free_id;
+	}
 	if (pvdev->bar < 0 ||
 	    !(pci_resource_flags(pdev, pvdev->bar) & IORESOURCE_MEM) ||
 	    !pci_resource_len(pdev, pvdev->bar)) {
@@ -541,9 +546,13 @@ static int __init pvmap_init(void)
 {
 	int ret;
 
+	/* Before any window: each is registered with the hypervisor as it is made. */
+	ret = pvmap_pv_init();
+	if (ret < 0)
+		return ret;
 	ret = pvmap_io_mapping_init();
 	if (ret)
-		return ret;
+		goto err_pv;
 	pvmap_fs_mnt = kern_mount(&pvmap_fs_type);
 	if (IS_ERR(pvmap_fs_mnt)) {
 		ret = PTR_ERR(pvmap_fs_mnt);
@@ -556,6 +565,7 @@ static int __init pvmap_init(void)
 			    &pvmap_debugfs_live_fops);
 	debugfs_create_file("windows", 0400, pvmap_debugfs_root, NULL,
 			    &pvmap_debugfs_windows_fops);
+	pvmap_pv_debugfs_add(pvmap_debugfs_root);
 	ret = pci_register_driver(&pvmap_pci_driver);
 	if (ret)
 		goto err_debugfs;
@@ -566,6 +576,8 @@ err_debugfs:
 	kern_unmount(pvmap_fs_mnt);
 err_io_mapping:
 	pvmap_io_mapping_exit();
+err_pv:
+	pvmap_pv_exit();
 	return ret;
 }
 module_init(pvmap_init);
@@ -577,6 +589,7 @@ static void __exit pvmap_exit(void)
 	debugfs_remove_recursive(pvmap_debugfs_root);
 	kern_unmount(pvmap_fs_mnt);
 	pvmap_io_mapping_exit();
+	pvmap_pv_exit();
 }
 module_exit(pvmap_exit);
 

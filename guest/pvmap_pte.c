@@ -34,6 +34,7 @@ pgprot_t pvmap_prot_supported(pgprot_t prot)
 {
 	return __pgprot(massage_pgprot(prot));
 }
+EXPORT_SYMBOL_NS_GPL(pvmap_prot_supported, PVMAP_PTE);
 
 /*
  * Own a window: vmap() one page of our own at every slot, so the kernel
@@ -80,10 +81,22 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 	kfree(pages);
 	pages = NULL;
 
+	/* From here on the hypervisor's, where there is one: it writes them. */
+	if (static_branch_unlikely(&pvmap_pv_on)) {
+		ret = pvmap_pv_register(w);
+		if (ret)
+			goto err_vunmap;
+	}
 	/* A free slot's PTE is clear; nothing has touched these addresses yet. */
+	pvmap_batch_begin();
 	for (i = 0; i < npages; i++)
-		pte_clear(NULL, pvmap_window_va(w, i), w->ptes[i]);
+		pvmap_pte_clear(w, i);
+	ret = pvmap_batch_end();
 	pvmap_tlb_flush_all_cpus(w, 0, npages);
+	if (ret) {
+		pvmap_window_destroy(w);
+		return ret;
+	}
 	return 0;
 
 err_vunmap:
@@ -107,8 +120,16 @@ void pvmap_window_destroy(struct pvmap_window *w)
 	if (!w->area)
 		return;
 	filler = pte_page(w->orig[0]);
-	for (i = 0; i < w->npages; i++)
-		set_pte(w->ptes[i], w->orig[i]);
+	pvmap_batch_begin();
+	for (i = 0; i < w->npages; i++) {
+		if (static_branch_unlikely(&pvmap_pv_on))
+			pvmap_pv_write(w->ptes[i], w->orig[i]);
+		else
+			set_pte(w->ptes[i], w->orig[i]);
+	}
+	pvmap_batch_end();
+	if (static_branch_unlikely(&pvmap_pv_on))
+		pvmap_pv_unregister(w);
 	vunmap(w->area);
 	__free_page(filler);
 	kfree(w->orig);
@@ -159,6 +180,15 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 		.npages = npages,
 	};
 
+	/* The hypervisor's view first: it answers for every vCPU's TLB. */
+	if (static_branch_unlikely(&pvmap_pv_on)) {
+		unsigned int i;
+
+		pvmap_batch_begin();
+		for (i = 0; i < npages; i++)
+			pvmap_pv_invlpg(MMUEXT_INVLPG_ALL, r.start + i * PAGE_SIZE);
+		pvmap_batch_end();
+	}
 	on_each_cpu(pvmap_flush_range_here, &r, 1);
 	pvmap_count_add(PVMAP_CNT_REMOTE_FLUSHES, npages);
 	pvmap_trace(PVMAP_TRACE_FLUSH_ALL, r.start, npages);

@@ -54,7 +54,7 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
  * multicall per batch.
  */
 void pvmap_batch_begin(void);
-void pvmap_batch_end(void);
+int pvmap_batch_end(void);
 void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn, pgprot_t prot);
 void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot);
 bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot);
@@ -69,6 +69,7 @@ void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
  */
 #include <linux/preempt.h>
 #include <asm/tlbflush.h>
+#include <xen/interface/xen.h>
 
 #include <pvmap/trace.h>
 
@@ -87,25 +88,49 @@ static __always_inline void pvmap_trace(enum pvmap_trace_op op, unsigned long va
 }
 
 /*
+ * With a hypervisor channel (pvmap_pv.c) every PTE write and invalidation
+ * below is a request to the hypervisor instead, queued per CPU and sent at
+ * a batch's end; natively the static key keeps that out of the way.
+ */
+DECLARE_STATIC_KEY_FALSE(pvmap_pv_on);
+void pvmap_pv_write(pte_t *ptep, pte_t pte);
+void pvmap_pv_invlpg(unsigned int cmd, unsigned long va);
+void pvmap_pv_begin(void);
+int pvmap_pv_end(void);
+int pvmap_pv_register(struct pvmap_window *w);
+void pvmap_pv_unregister(struct pvmap_window *w);
+
+/*
  * Updates between begin and end may reach the hypervisor as one batch.
  * Lazy-MMU sections do not nest (Xen BUG()s), and an interrupt may arrive
  * inside the section of the code it interrupted: batch only in task context.
  */
 static __always_inline void pvmap_batch_begin(void)
 {
-	if (in_task()) {
+	if (static_branch_unlikely(&pvmap_pv_on)) {
+		pvmap_pv_begin();
+		pvmap_count(PVMAP_CNT_BATCHES);
+		pvmap_trace(PVMAP_TRACE_BEGIN, 0, 0);
+	} else if (in_task()) {
 		arch_enter_lazy_mmu_mode();
 		pvmap_count(PVMAP_CNT_BATCHES);
 		pvmap_trace(PVMAP_TRACE_BEGIN, 0, 0);
 	}
 }
 
-static __always_inline void pvmap_batch_end(void)
+/* Return: 0, or the hypervisor's refusal of an update in the batch. */
+static __always_inline int pvmap_batch_end(void)
 {
-	if (in_task()) {
+	int ret = 0;
+
+	if (static_branch_unlikely(&pvmap_pv_on)) {
+		ret = pvmap_pv_end();
+		pvmap_trace(PVMAP_TRACE_END, 0, 0);
+	} else if (in_task()) {
 		arch_leave_lazy_mmu_mode();
 		pvmap_trace(PVMAP_TRACE_END, 0, 0);
 	}
+	return ret;
 }
 
 static __always_inline void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn,
@@ -113,14 +138,20 @@ static __always_inline void pvmap_pte_set(struct pvmap_window *w, unsigned int s
 {
 	pte_t pte = pfn_pte(pfn, prot);
 
-	set_pte(w->ptes[slot], pte);
+	if (static_branch_unlikely(&pvmap_pv_on))
+		pvmap_pv_write(w->ptes[slot], pte);
+	else
+		set_pte(w->ptes[slot], pte);
 	pvmap_trace(PVMAP_TRACE_SET, pvmap_window_va(w, slot), pte_val(pte));
 }
 
 /* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
 static __always_inline void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
 {
-	pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
+	if (static_branch_unlikely(&pvmap_pv_on))
+		pvmap_pv_write(w->ptes[slot], __pte(0));
+	else
+		pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
 	pvmap_trace(PVMAP_TRACE_CLEAR, pvmap_window_va(w, slot), 0);
 }
 
@@ -129,9 +160,13 @@ static __always_inline bool pvmap_pte_is_clear(const struct pvmap_window *w, uns
 	return pte_none(*w->ptes[slot]);
 }
 
+/* Through the hypervisor: run here once it has acknowledged the invalidation. */
 static __always_inline void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 {
-	__flush_tlb_one_user(pvmap_window_va(w, slot));
+	if (static_branch_unlikely(&pvmap_pv_on))
+		pvmap_pv_invlpg(MMUEXT_INVLPG_LOCAL, pvmap_window_va(w, slot));
+	else
+		__flush_tlb_one_user(pvmap_window_va(w, slot));
 	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
 }
 #endif /* PVMAP_PTE_STUB */

@@ -853,7 +853,8 @@ static int test_facilities(struct selftest_ctx *ctx)
  * checks both regions). The rates are each CPU's maps per second, the
  * lowest of the CPUs; a late timer skips the periods it missed.
  *   irq_load BASE SIZE OFF NPAGES MSECS SEED
- *	->  "ok hardirq=N softirq=M wrong=W cpus=C hardirq_hz=H softirq_hz=S"
+ *	->  "ok hardirq=N softirq=M wrong=W refused=R cpus=C hardirq_hz=H
+ *	    softirq_hz=S" (R of the W: maps that returned NULL)
  *	    or "fail ..."
  */
 #define IRQ_LOAD_BYTES		64
@@ -864,7 +865,7 @@ struct irq_load_cpu {
 	struct tasklet_struct tasklet;
 	struct irq_load *load;
 	unsigned int index;	/* this CPU's share of the region */
-	unsigned long hard, soft, wrong, next;
+	unsigned long hard, soft, wrong, refused, next;
 };
 
 struct irq_load {
@@ -889,6 +890,7 @@ static void irq_load_map(struct irq_load_cpu *c, bool hard)
 	vaddr = pvmap_io_mapping_map_atomic_wc(load->m, off);
 	if (!vaddr) {
 		c->wrong++;
+		c->refused++;
 		return;
 	}
 	pvmap_pattern_fill(want, sizeof(want), load->seed, off);
@@ -931,7 +933,8 @@ static int test_irq_load(struct selftest_ctx *ctx, u64 offset, u64 npages, u64 m
 			 u64 seed)
 {
 	struct irq_load load = { .m = ctx->m, .offset = offset, .seed = seed };
-	unsigned long hard = 0, soft = 0, wrong = 0, min_hard = ULONG_MAX, min_soft = ULONG_MAX;
+	unsigned long hard = 0, soft = 0, wrong = 0, refused = 0;
+	unsigned long min_hard = ULONG_MAX, min_soft = ULONG_MAX;
 	unsigned int cpu, ncpus = 0;
 	u64 t0, ns;
 
@@ -970,15 +973,17 @@ static int test_irq_load(struct selftest_ctx *ctx, u64 offset, u64 npages, u64 m
 		hard += c->hard;
 		soft += c->soft;
 		wrong += c->wrong;
+		refused += c->refused;
 		min_hard = min(min_hard, c->hard);
 		min_soft = min(min_soft, c->soft);
 	}
 	cpus_read_unlock();
 	kfree(load.cpus);
-	return result(ctx, "%s hardirq=%lu softirq=%lu wrong=%lu cpus=%u %s=%llu %s=%llu",
-		      wrong ? "fail" : "ok", hard, soft, wrong, ncpus, "hardirq_hz",
-		      div64_u64((u64)min_hard * NSEC_PER_SEC, ns), "softirq_hz",
-		      div64_u64((u64)min_soft * NSEC_PER_SEC, ns));
+	return result(ctx,
+		      "%s hardirq=%lu softirq=%lu wrong=%lu refused=%lu cpus=%u %s=%llu %s=%llu",
+		      wrong ? "fail" : "ok", hard, soft, wrong, refused, ncpus,
+		      "hardirq_hz", div64_u64((u64)min_hard * NSEC_PER_SEC, ns),
+		      "softirq_hz", div64_u64((u64)min_soft * NSEC_PER_SEC, ns));
 }
 
 /*
@@ -1431,8 +1436,113 @@ static int test_bench_stale(struct selftest_ctx *ctx, const char *engine, unsign
 	return result(ctx, "ok probes=%u usable=%u", probes, usable);
 }
 
+/*
+ * With a hypervisor channel: requests Xen refuses or adjusts, each alone in
+ * its batch on a PTE of this module's own (registered) window, each handled
+ * as xen/arch/x86/mm.c's get_page_from_l1e() would:
+ * - an aperture frame mapped write-back: accepted, its cache bits made UC
+ *   (MMIO is never cacheable for a PV guest);
+ * - a frame that is neither the guest's RAM nor its I/O memory: -EPERM;
+ * - a flag Xen disallows in an L1 entry (bit 62, _PAGE_GNTTAB of a debug
+ *   build): -EINVAL.
+ * A refused request writes nothing. The result names the PTE's machine
+ * address and each case's value, for the host to find in pvmap-hv's
+ * refusals:
+ *   "ok ptr=P wb=VAL:ERRNO:PTE outside=VAL:ERRNO:PTE reserved=VAL:ERRNO:PTE"
+ */
+static struct pvmap_window pv_window;
+
+static int pv_request(pte_t *ptep, u64 val)
+{
+	pvmap_pv_begin();
+	pvmap_pv_write(ptep, __pte(val));
+	return pvmap_pv_end();
+}
+
+static int test_pv_refusals(struct selftest_ctx *ctx)
+{
+	u64 frame = (ctx->base + random_page_offset(ctx, 1)) >> PAGE_SHIFT;
+	u64 wb = pte_val(pfn_pte(frame, pvmap_prot_supported(PAGE_KERNEL)));
+	u64 outside = pte_val(pfn_pte(0xf00000, pvmap_io_mapping_prot(ctx->m)));
+	u64 reserved = pte_val(pfn_pte(frame, pvmap_io_mapping_prot(ctx->m))) | BIT_ULL(62);
+	int rc_wb, rc_outside, rc_reserved;
+	u64 maddr, got_wb, got_outside, got_reserved;
+	pte_t *ptep;
+
+	if (!static_branch_unlikely(&pvmap_pv_on))
+		return result(ctx, "skip no hypervisor channel");
+	if (!pv_window.area && pvmap_window_create(&pv_window, 1))
+		return result(ctx, "fail: no window");
+	ptep = pv_window.ptes[0];
+	maddr = __pa(ptep);
+	rc_wb = pv_request(ptep, wb);
+	got_wb = pte_val(*ptep);
+	rc_outside = pv_request(ptep, 0);
+	rc_outside = rc_outside ?: pv_request(ptep, outside);
+	got_outside = pte_val(*ptep);
+	rc_reserved = pv_request(ptep, reserved);
+	got_reserved = pte_val(*ptep);
+	pv_request(ptep, 0);
+	pvmap_tlb_flush_all_cpus(&pv_window, 0, 1);
+	if (rc_wb || (got_wb & _PAGE_CACHE_MASK) != (_PAGE_PCD | _PAGE_PWT) ||
+	    (got_wb ^ wb) & ~(u64)_PAGE_CACHE_MASK & ~(u64)(_PAGE_ACCESSED | _PAGE_DIRTY))
+		return result(ctx, "fail: write-back aperture: rc %d, PTE %#llx (asked %#llx)",
+			      rc_wb, got_wb, wb);
+	if (rc_outside != -EPERM || got_outside)
+		return result(ctx, "fail: frame outside the guest: rc %d, PTE %#llx", rc_outside,
+			      got_outside);
+	if (rc_reserved != -EINVAL || got_reserved)
+		return result(ctx, "fail: reserved bit: rc %d, PTE %#llx", rc_reserved,
+			      got_reserved);
+	/* for the host: the PTE's machine address, then value:errno:PTE after, per case */
+	return result(ctx, "ok ptr=%llx %s=%llx:%d:%llx %s=%llx:%d:%llx %s=%llx:%d:%llx",
+		      maddr, "wb", wb, rc_wb, got_wb, "outside", outside, rc_outside, got_outside,
+		      "reserved", reserved, rc_reserved, got_reserved);
+}
+
+/* A sleepable map held across calls, for the host to revoke its frame meanwhile. */
+static void __iomem *pv_held;
+
+static int test_pv_hold(struct selftest_ctx *ctx)
+{
+	u64 offset = ctx->size - PAGE_SIZE;
+
+	if (pv_held)
+		return result(ctx, "fail: already holding a map");
+	pv_held = pvmap_io_mapping_map_wc(ctx->m, offset, PAGE_SIZE);
+	if (!pv_held)
+		return result(ctx, "fail: map returned NULL");
+	writel(0x70766d70, pv_held);
+	return result(ctx, "ok va=%lx frame=%llx", (unsigned long)pv_held,
+		      (ctx->base + offset) >> PAGE_SHIFT);
+}
+
+static int test_pv_release(struct selftest_ctx *ctx)
+{
+	if (!pv_held)
+		return result(ctx, "fail: no map held");
+	pvmap_io_mapping_unmap(pv_held);
+	pv_held = NULL;
+	return result(ctx, "ok");
+}
+
+static void pv_release_all(void)
+{
+	if (pv_held)
+		pvmap_io_mapping_unmap(pv_held);
+	pv_held = NULL;
+	if (pv_window.area)
+		pvmap_window_destroy(&pv_window);
+}
+
 static int selftest_run(struct selftest_ctx *ctx, const char *name)
 {
+	if (!strcmp(name, "pv_refusals"))
+		return test_pv_refusals(ctx);
+	if (!strcmp(name, "pv_hold"))
+		return test_pv_hold(ctx);
+	if (!strcmp(name, "pv_release"))
+		return test_pv_release(ctx);
 	if (!strcmp(name, "hazard_map"))
 		return test_hazard_map(ctx);
 	if (!strcmp(name, "hazard_write"))
@@ -1609,6 +1719,7 @@ static void __exit selftest_exit(void)
 	pool_release();
 	uc_release();
 	hazard_window_destroy();
+	pv_release_all();
 }
 module_exit(selftest_exit);
 

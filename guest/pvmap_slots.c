@@ -93,6 +93,30 @@ void pvmap_slots_exit(void)
 	pvmap_slots = NULL;
 }
 
+/*
+ * Clear and flush @m's slots on this CPU, so that a stale pointer faults:
+ * every PTE, then every TLB entry, in one lazy-MMU section (one multicall
+ * on a paravirtualised MMU, its invalidations after all its updates).
+ */
+static __always_inline void pvmap_slots_clear(struct pvmap_cpu_slots *s,
+					      const struct pvmap_live_map *m)
+{
+	unsigned int i;
+
+	pvmap_batch_begin();
+	for (i = 0; i < m->npages; i++) {
+		pvmap_pte_clear(&s->window, m->slot + i);
+		pvmap_irq_point();
+	}
+	for (i = 0; i < m->npages; i++) {
+		pvmap_tlb_flush_local(&s->window, m->slot + i);
+		pvmap_irq_point();
+	}
+	pvmap_batch_end();
+	pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
+	pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, m->npages);
+}
+
 /* Out of line: the hot path only calls it on misuse. */
 static noinline void pvmap_misuse(void)
 {
@@ -159,13 +183,23 @@ static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npag
 		pvmap_pte_set(&s->window, top + i, pfn + i, prot);
 		pvmap_irq_point();
 	}
-	pvmap_batch_end();
+	if (unlikely(pvmap_batch_end()))
+		goto refused_by_hypervisor;
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 	pvmap_count(PVMAP_CNT_MAPS);
 	return (void __iomem *)vaddr;
 
+refused_by_hypervisor:
+	/* Some updates may have been made: clear them all, then give the slots back. */
+	pvmap_slots_clear(s, &s->stack[depth]);
+	barrier();
+	WRITE_ONCE(s->top, top);
+	barrier();
+	WRITE_ONCE(s->depth, depth);
+	goto give_back;
 refuse:
 	pvmap_misuse();
+give_back:
 	pagefault_enable();
 	preempt_enable();
 	return NULL;
@@ -184,30 +218,6 @@ void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot)
 	return pvmap_slots_push(pfn, npages, prot);
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_map);
-
-/*
- * Clear and flush @m's slots on this CPU, so that a stale pointer faults:
- * every PTE, then every TLB entry, in one lazy-MMU section (one multicall
- * on a paravirtualised MMU, its invalidations after all its updates).
- */
-static __always_inline void pvmap_slots_clear(struct pvmap_cpu_slots *s,
-					      const struct pvmap_live_map *m)
-{
-	unsigned int i;
-
-	pvmap_batch_begin();
-	for (i = 0; i < m->npages; i++) {
-		pvmap_pte_clear(&s->window, m->slot + i);
-		pvmap_irq_point();
-	}
-	for (i = 0; i < m->npages; i++) {
-		pvmap_tlb_flush_local(&s->window, m->slot + i);
-		pvmap_irq_point();
-	}
-	pvmap_batch_end();
-	pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
-	pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, m->npages);
-}
 
 /*
  * Pop the innermost of the @depth live maps, then every map below it that

@@ -16,6 +16,7 @@ struct pvmap_pte_stub pvmap_pte_stub = { .batching = true };
 
 static struct {
 	bool active;
+	unsigned int errors_at_begin;
 	struct pvstub_queue q;
 } batch[PVMAP_SHIM_NR_CPUS];
 
@@ -63,16 +64,22 @@ static void batch_flush(void)
 /* As in the kernel, interrupts do not batch: their updates go at once. */
 void pvmap_batch_begin(void)
 {
-	if (pvmap_pte_stub.batching && !pvmap_shim_in_irq)
+	if (pvmap_shim_in_irq)
+		return;
+	batch[pvmap_shim_cpu].errors_at_begin = pvmap_pte_stub.errors;
+	if (pvmap_pte_stub.batching)
 		batch[pvmap_shim_cpu].active = true;
 }
 
-void pvmap_batch_end(void)
+/* -EPERM when the stub refused an update of the task's batch. */
+int pvmap_batch_end(void)
 {
-	if (!batch[pvmap_shim_cpu].active || pvmap_shim_in_irq)
-		return;
-	batch_flush();
+	if (pvmap_shim_in_irq)
+		return 0;
+	if (batch[pvmap_shim_cpu].active)
+		batch_flush();
 	batch[pvmap_shim_cpu].active = false;
+	return pvmap_pte_stub.errors > batch[pvmap_shim_cpu].errors_at_begin ? -EPERM : 0;
 }
 
 /* The PTE as the stub has it, with this CPU's queued updates not yet issued. */

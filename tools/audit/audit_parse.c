@@ -111,14 +111,20 @@ enum qmp_line qmp_classify(const char *line, char **text)
 	return QMP_MALFORMED;
 }
 
+/*
+ * not_if: a BAR whose presence makes the device something else: an
+ * ivshmem with the MSI-X BAR1 is an ivshmem-doorbell, pvmap-hv's
+ * hypercall channel (the guest maps its shared memory for good).
+ */
 static const struct {
 	unsigned int vendor, device;
 	int bar, bar64;		/* bar64: preferred when present */
+	int not_if;
 	const char *kind;
 } known[] = {
-	{ 0x1af4, 0x1110, 2, -1, "ivshmem" },
-	{ 0x1234, 0x1111, 0, -1, "stdvga" },
-	{ 0x1b36, 0x0100, 1, 4, "qxl" },
+	{ 0x1af4, 0x1110, 2, -1, 1, "ivshmem" },
+	{ 0x1234, 0x1111, 0, -1, -1, "stdvga" },
+	{ 0x1b36, 0x0100, 1, 4, -1, "qxl" },
 };
 
 /* The aperture of a device that is complete, if it is a known one. */
@@ -128,7 +134,8 @@ static int add_device(const struct aperture *cur, uint64_t bars[6][2], const int
 	for (unsigned int k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
 		int use;
 
-		if (cur->vendor != known[k].vendor || cur->device != known[k].device)
+		if (cur->vendor != known[k].vendor || cur->device != known[k].device ||
+		    (known[k].not_if >= 0 && have[known[k].not_if]))
 			continue;
 		use = known[k].bar64 >= 0 && have[known[k].bar64] ? known[k].bar64 : known[k].bar;
 		if (have[use] && n < max) {

@@ -43,6 +43,9 @@ GUESTS = {
     "deb-amd64": ("deb-amd64", []),
     # the slot engine under page-table isolation (kernel PTEs not global)
     "deb-amd64-hygiene": ("deb-amd64", ["--modparams", "hygiene=1", "--expect-pti"]),
+    # against pvmap-hv: every PTE update a Xen multicall over an ivshmem doorbell
+    "i386-pv": ("i386", ["--pv"]),
+    "x86_64-hygiene-pv": ("x86_64", ["--modparams", "hygiene=1", "--pv"]),
     # pvmap.ko as `dkms build` made it from `make deb`'s package (tests/check)
     "deb-686-pae-dkms": ("deb-686-pae", ["--initrd", os.path.join(
         TOP, "build", "deb-686-pae-dkms", "initramfs.cpio")]),
@@ -65,4 +68,5 @@ def kernel_dir(kernel):
 # make check boots these with the whole suite (make check-full: the same,
 # plus the soak-style extras of tests/check).
 CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
-         "x86_64-6.12", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene"]
+         "x86_64-6.12", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene",
+         "i386-pv", "x86_64-hygiene-pv"]

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Paravirtualised PTE updates: with a hypervisor channel (pvmap-hv behind
+ * QEMU's ivshmem-doorbell, include/pvmap/hv_abi.h), pvmap never writes one
+ * of its own PTEs. Each window's entries are registered with the
+ * hypervisor when it is made; every update and invalidation is queued on
+ * this CPU in the order issued, as Linux's Xen multicall batches are
+ * (arch/x86/xen/multicalls.c), and a batch's end sends the queue as one
+ * Xen multicall of mmu_update and mmuext_op entries, in this kernel's own
+ * Xen ABI layout (<xen/interface/xen.h>: the compat layout on i386).
+ *
+ * A call is synchronous, as a hypercall is: the request is posted in this
+ * vCPU's area of the shared memory, the doorbell rung, and the vCPU waits,
+ * interrupts off, until the hypervisor marks it done. Then the guest runs
+ * the acknowledged invlpg itself: under HVM the vCPU's TLB is the guest's,
+ * and the hypervisor cannot reach into it (a PV guest's Xen would).
+ *
+ * Every operation here toggles interrupts: a queue belongs to a CPU, and an
+ * interrupt that maps nests its own batch inside the one it interrupted,
+ * after sending what that one had queued. Natively none of this runs:
+ * pvmap_pte.h's inline operations test the static key pvmap_pv_on.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/seq_file.h>
+#include <linux/timekeeping.h>
+#include <asm/tlbflush.h>
+#include <xen/interface/xen.h>
+
+#include <pvmap/hv_abi.h>
+#include <pvmap/io_mapping.h>
+
+#include "pvmap_internal.h"
+#include "pvmap_pte.h"
+
+static int pv = -1;
+module_param(pv, int, 0444);
+MODULE_PARM_DESC(pv, "PTE updates through the hypervisor channel: -1 when one is found (default), 0 never, 1 required");
+
+DEFINE_STATIC_KEY_FALSE(pvmap_pv_on);
+EXPORT_SYMBOL_NS_GPL(pvmap_pv_on, PVMAP_PTE);
+
+#define PVMAP_PV_QUEUE		(PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS)
+#define PVMAP_PV_MAX_NESTING	8	/* task, softirq, hardirq, and room */
+#define PVMAP_PV_TIMEOUT_NS	(5ULL * NSEC_PER_SEC)
+#define PVMAP_PV_RING_NS	(100ULL * NSEC_PER_MSEC)	/* the first call rings again */
+/* Where a multicall's entries start: after data[0] (their number) and data[1] (this offset). */
+#define PVMAP_PV_CALLS_OFFSET	(offsetof(struct pvmap_hv_request, data) + 2 * sizeof(u64))
+
+/**
+ * struct pvmap_pv_queue - one CPU's updates and invalidations, in order
+ * @upd: mmu_update requests
+ * @ext: mmuext_op requests
+ * @entry: the multicall's entries: runs of one kind, in the order issued
+ * @nupd: requests in @upd
+ * @next: requests in @ext
+ * @nentry: entries in @entry
+ * @seq: number of this CPU's last request to the hypervisor
+ * @depth: open batches on this CPU (an interrupt's nests in a task's)
+ * @err: the first refusal in the innermost open batch
+ * @outer_err: @err of each enclosing batch, kept while an inner one runs
+ */
+struct pvmap_pv_queue {
+	struct mmu_update upd[PVMAP_PV_QUEUE];
+	struct mmuext_op ext[PVMAP_PV_QUEUE];
+	struct {
+		u16 op, first, count;
+	} entry[2 * PVMAP_PV_QUEUE];
+	unsigned int nupd, next, nentry;
+	u32 seq;
+	unsigned int depth;
+	int err;
+	int outer_err[PVMAP_PV_MAX_NESTING];
+};
+
+static struct {
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	void *shm;
+	unsigned int nr_vcpus;
+	bool dead;
+	struct pvmap_pv_queue __percpu *queues;
+	atomic_long_t calls, refusals, registered;
+} pvmap_pv;
+
+static struct pvmap_hv_request *pvmap_pv_area(unsigned int cpu)
+{
+	return pvmap_pv.shm + PVMAP_HV_AREA_SIZE * (1 + cpu);
+}
+
+/*
+ * Post this CPU's request (its data already written) and wait for it, as
+ * a hypercall does; interrupts are off. @ring_again: ring every
+ * PVMAP_PV_RING_NS until answered, for the first call, which QEMU may not
+ * pass on until it has set up the doorbell's peer.
+ */
+static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op, bool ring_again)
+{
+	unsigned int cpu = smp_processor_id();
+	struct pvmap_hv_request *req = pvmap_pv_area(cpu);
+	u64 start = ktime_get_mono_fast_ns(), rung = start;
+	u32 seq = ++q->seq;
+
+	if (READ_ONCE(pvmap_pv.dead))
+		return -EIO;
+	req->op = op;
+	/* The request, then its number: the hypervisor reads it once seq changes. */
+	smp_wmb();
+	WRITE_ONCE(req->seq, seq);
+	writel(PVMAP_HV_PEER << 16 | cpu, pvmap_pv.regs + PVMAP_HV_DOORBELL);
+	while (READ_ONCE(req->done) != seq) {
+		u64 now = ktime_get_mono_fast_ns();
+
+		if (now - start > PVMAP_PV_TIMEOUT_NS) {
+			WRITE_ONCE(pvmap_pv.dead, true);
+			WARN(1, "pvmap: the hypervisor did not answer in %llu s: PTE updates fail from now on\n",
+			     PVMAP_PV_TIMEOUT_NS / NSEC_PER_SEC);
+			return -ETIMEDOUT;
+		}
+		if (ring_again && now - rung > PVMAP_PV_RING_NS) {
+			writel(PVMAP_HV_PEER << 16 | cpu, pvmap_pv.regs + PVMAP_HV_DOORBELL);
+			rung = now;
+		}
+		cpu_relax();
+	}
+	/* Its results, only after its completion. */
+	smp_rmb();
+	atomic_long_inc(&pvmap_pv.calls);
+	return READ_ONCE(req->result);
+}
+
+/*
+ * Send @q as one multicall and empty it; then run its invalidations on
+ * this CPU. Interrupts are off. A refused entry is kept in @q->err.
+ */
+static void pvmap_pv_issue(struct pvmap_pv_queue *q)
+{
+	struct pvmap_hv_request *req;
+	struct multicall_entry *calls;
+	unsigned int *done, i;
+	size_t off_upd, off_ext;
+	u8 *base;
+	int ret;
+
+	if (!q->nentry)
+		return;
+	req = pvmap_pv_area(smp_processor_id());
+	base = (u8 *)req;
+	calls = (struct multicall_entry *)(base + PVMAP_PV_CALLS_OFFSET);
+	done = (unsigned int *)(calls + q->nentry);
+	off_upd = ALIGN((u8 *)(done + q->nentry) - base, 8);
+	off_ext = off_upd + q->nupd * sizeof(q->upd[0]);
+	memcpy(base + off_upd, q->upd, q->nupd * sizeof(q->upd[0]));
+	memcpy(base + off_ext, q->ext, q->next * sizeof(q->ext[0]));
+	for (i = 0; i < q->nentry; i++) {
+		bool upd = q->entry[i].op == __HYPERVISOR_mmu_update;
+
+		/* Xen's arguments, with offsets in this area for its guest addresses. */
+		calls[i] = (struct multicall_entry){
+			.op = q->entry[i].op,
+			.args = {
+				(upd ? off_upd + q->entry[i].first * sizeof(q->upd[0]) :
+				       off_ext + q->entry[i].first * sizeof(q->ext[0])),
+				q->entry[i].count,
+				(u8 *)&done[i] - base,
+				DOMID_SELF,
+			},
+		};
+		done[i] = 0;
+	}
+	req->data[0] = q->nentry;
+	req->data[1] = PVMAP_PV_CALLS_OFFSET;
+	ret = pvmap_pv_call(q, PVMAP_HV_MULTICALL, false);
+	for (i = 0; !ret && i < q->nentry; i++)
+		if (calls[i].result)
+			ret = (int)calls[i].result;
+	if (ret) {
+		atomic_long_inc(&pvmap_pv.refusals);
+		if (!q->err)
+			q->err = ret;
+	}
+	/* The hypervisor has acknowledged them: now this vCPU's own TLB. */
+	for (i = 0; i < q->next; i++) {
+		if (q->ext[i].cmd == MMUEXT_INVLPG_LOCAL)
+			__flush_tlb_one_user(q->ext[i].arg1.linear_addr);
+	}
+	q->nupd = 0;
+	q->next = 0;
+	q->nentry = 0;
+}
+
+/* Whether one more request of @op fits in @q and in one request area. */
+static bool pvmap_pv_room(const struct pvmap_pv_queue *q, unsigned int op)
+{
+	unsigned int entries = q->nentry + !(q->nentry && q->entry[q->nentry - 1].op == op);
+	size_t bytes = PVMAP_PV_CALLS_OFFSET +
+		       entries * (sizeof(struct multicall_entry) + sizeof(unsigned int)) + 8 +
+		       (q->nupd + 1) * sizeof(q->upd[0]) + (q->next + 1) * sizeof(q->ext[0]);
+
+	return q->nupd < PVMAP_PV_QUEUE && q->next < PVMAP_PV_QUEUE &&
+	       entries <= ARRAY_SIZE(q->entry) && bytes <= PVMAP_HV_AREA_SIZE;
+}
+
+/* Queue one request of @op at @index of its array; send now outside a batch. */
+static void pvmap_pv_queued(struct pvmap_pv_queue *q, unsigned int op, unsigned int index)
+{
+	if (q->nentry && q->entry[q->nentry - 1].op == op) {
+		q->entry[q->nentry - 1].count++;
+	} else {
+		q->entry[q->nentry].op = op;
+		q->entry[q->nentry].first = index;
+		q->entry[q->nentry++].count = 1;
+	}
+	if (!q->depth) {
+		/* outside a batch nobody asks: the refusal is counted, and that is all */
+		pvmap_pv_issue(q);
+		q->err = 0;
+	}
+}
+
+void pvmap_pv_write(pte_t *ptep, pte_t pte)
+{
+	struct pvmap_pv_queue *q;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	q = this_cpu_ptr(pvmap_pv.queues);
+	if (!pvmap_pv_room(q, __HYPERVISOR_mmu_update))
+		pvmap_pv_issue(q);
+	/* machine address = guest-physical: the hypervisor maps guest RAM 1:1 */
+	q->upd[q->nupd] = (struct mmu_update){
+		.ptr = __pa(ptep) | MMU_NORMAL_PT_UPDATE,
+		.val = pte_val(pte),
+	};
+	pvmap_pv_queued(q, __HYPERVISOR_mmu_update, q->nupd++);
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_NS_GPL(pvmap_pv_write, PVMAP_PTE);
+
+/* @cmd: MMUEXT_INVLPG_LOCAL (also run here once acknowledged) or _ALL. */
+void pvmap_pv_invlpg(unsigned int cmd, unsigned long va)
+{
+	struct pvmap_pv_queue *q;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	q = this_cpu_ptr(pvmap_pv.queues);
+	if (!pvmap_pv_room(q, __HYPERVISOR_mmuext_op))
+		pvmap_pv_issue(q);
+	q->ext[q->next] = (struct mmuext_op){ .cmd = cmd, .arg1.linear_addr = va };
+	pvmap_pv_queued(q, __HYPERVISOR_mmuext_op, q->next++);
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_NS_GPL(pvmap_pv_invlpg, PVMAP_PTE);
+
+/*
+ * A batch inside another (an interrupt's inside the task's it interrupted)
+ * first sends what the outer one queued, so that each batch's end reports
+ * the refusals of its own updates only.
+ */
+void pvmap_pv_begin(void)
+{
+	struct pvmap_pv_queue *q;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	q = this_cpu_ptr(pvmap_pv.queues);
+	if (!WARN_ON_ONCE(q->depth >= PVMAP_PV_MAX_NESTING)) {
+		if (q->depth)
+			pvmap_pv_issue(q);
+		q->outer_err[q->depth++] = q->err;
+		q->err = 0;
+	}
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_NS_GPL(pvmap_pv_begin, PVMAP_PTE);
+
+/*
+ * Every batch's end sends what is queued: an interrupt's map must be in
+ * place before it returns. Return: 0, or the first refusal of an update
+ * of this batch.
+ */
+int pvmap_pv_end(void)
+{
+	struct pvmap_pv_queue *q;
+	unsigned long flags;
+	int err;
+
+	local_irq_save(flags);
+	q = this_cpu_ptr(pvmap_pv.queues);
+	pvmap_pv_issue(q);
+	err = q->err;
+	if (!WARN_ON_ONCE(!q->depth))
+		q->err = q->outer_err[--q->depth];
+	local_irq_restore(flags);
+	return err;
+}
+EXPORT_SYMBOL_NS_GPL(pvmap_pv_end, PVMAP_PTE);
+
+/* (UN)REGISTER @w's entries, in requests of PVMAP_HV_REGISTER_MAX. */
+static int pvmap_pv_register_op(struct pvmap_window *w, u32 op)
+{
+	unsigned int i = 0, n, j;
+	int ret = 0;
+
+	while (!ret && i < w->npages) {
+		struct pvmap_hv_request *req;
+		unsigned long flags;
+
+		n = min_t(unsigned int, w->npages - i, PVMAP_HV_REGISTER_MAX);
+		local_irq_save(flags);
+		req = pvmap_pv_area(smp_processor_id());
+		req->data[0] = n;
+		for (j = 0; j < n; j++) {
+			req->data[1 + 2 * j] = pvmap_window_va(w, i + j);
+			req->data[2 + 2 * j] = __pa(w->ptes[i + j]);
+		}
+		ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), op, false);
+		local_irq_restore(flags);
+		i += n;
+	}
+	if (!ret)
+		atomic_long_add(op == PVMAP_HV_REGISTER ? w->npages : -(long)w->npages,
+				&pvmap_pv.registered);
+	return ret;
+}
+
+int pvmap_pv_register(struct pvmap_window *w)
+{
+	return pvmap_pv_register_op(w, PVMAP_HV_REGISTER);
+}
+
+void pvmap_pv_unregister(struct pvmap_window *w)
+{
+	int ret = pvmap_pv_register_op(w, PVMAP_HV_UNREGISTER);
+
+	WARN(ret, "pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", w->va, ret);
+}
+
+static int pvmap_pv_show(struct seq_file *s, void *unused)
+{
+	seq_printf(s, "channel: %s\n", pvmap_pv.dead ? "dead" : "up");
+	seq_printf(s, "vcpus: %u\n", pvmap_pv.nr_vcpus);
+	seq_printf(s, "calls: %ld\n", atomic_long_read(&pvmap_pv.calls));
+	seq_printf(s, "refusals: %ld\n", atomic_long_read(&pvmap_pv.refusals));
+	seq_printf(s, "registered: %ld\n", atomic_long_read(&pvmap_pv.registered));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pvmap_pv);
+
+/* debugfs pvmap/pv: the channel's state and counts, when there is one. */
+void pvmap_pv_debugfs_add(struct dentry *root)
+{
+	if (pvmap_pv.pdev)
+		debugfs_create_file("pv", 0400, root, NULL, &pvmap_pv_fops);
+}
+
+/*
+ * The channel: an ivshmem-doorbell (the same IDs as ivshmem-plain, but with
+ * the MSI-X BAR1) whose shared memory pvmap-hv has signed.
+ */
+static bool pvmap_pv_is_channel(struct pci_dev *pdev)
+{
+	struct pvmap_hv_header __iomem *hdr;
+	bool ours;
+
+	if (!pci_resource_len(pdev, 1) || pci_resource_len(pdev, 2) < 2 * PVMAP_HV_AREA_SIZE ||
+	    !(pci_resource_flags(pdev, 2) & IORESOURCE_MEM))
+		return false;
+	hdr = ioremap(pci_resource_start(pdev, 2), sizeof(*hdr));
+	if (!hdr)
+		return false;
+	ours = readl(&hdr->magic) == PVMAP_HV_MAGIC && readl(&hdr->version) == PVMAP_HV_VERSION;
+	iounmap(hdr);
+	return ours;
+}
+
+/* Not an aperture, whether in use (pv=0) or not. */
+bool pvmap_pv_owns(struct pci_dev *pdev)
+{
+	return pdev == pvmap_pv.pdev || pvmap_pv_is_channel(pdev);
+}
+
+/* Say hello (the guest's ABI) and learn the vCPUs served; ring until answered. */
+static int pvmap_pv_hello(void)
+{
+	struct pvmap_hv_request *req;
+	unsigned long flags;
+	int cpu, ret;
+
+	for_each_possible_cpu(cpu) {
+		/* a reloaded module goes on from the last request the hypervisor saw */
+		per_cpu_ptr(pvmap_pv.queues, cpu)->seq = READ_ONCE(pvmap_pv_area(cpu)->done);
+	}
+	local_irq_save(flags);
+	req = pvmap_pv_area(smp_processor_id());
+	req->data[0] = BITS_PER_LONG;
+	/* under HVM the vCPU reads PTEs with its own PAT, not Xen's */
+	req->data[1] = boot_cpu_has(X86_FEATURE_PAT) ? native_read_msr(MSR_IA32_CR_PAT) : 0;
+	ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), PVMAP_HV_HELLO, true);
+	pvmap_pv.nr_vcpus = ret ? 0 : req->data[0];
+	local_irq_restore(flags);
+	return ret;
+}
+
+/*
+ * Find and bring up the channel before any window exists, so that every
+ * window is registered: 0 without one (unless pv=1), 1 with one.
+ */
+int pvmap_pv_init(void)
+{
+	struct pci_dev *pdev = NULL;
+	struct pvmap_hv_header *hdr;
+	int ret;
+
+	if (!pv)
+		return 0;
+	while ((pdev = pci_get_device(PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1110, pdev)))
+		if (pvmap_pv_is_channel(pdev))
+			break;
+	if (!pdev) {
+		if (pv > 0)
+			pr_err("pvmap: pv=1 but no hypervisor channel (pvmap-hv's ivshmem-doorbell)\n");
+		return pv > 0 ? -ENODEV : 0;
+	}
+	if (IS_ENABLED(CONFIG_X86_32) && !IS_ENABLED(CONFIG_X86_PAE)) {
+		dev_err(&pdev->dev, "Xen's PV MMU has no 2-level page tables: a PAE kernel is needed\n");
+		ret = -EOPNOTSUPP;
+		goto err_put;
+	}
+	ret = pci_enable_device(pdev);
+	if (ret)
+		goto err_put;
+	ret = pci_request_region(pdev, 0, "pvmap-hv");
+	if (ret)
+		goto err_disable;
+	ret = pci_request_region(pdev, 2, "pvmap-hv");
+	if (ret)
+		goto err_release0;
+	ret = -ENOMEM;
+	pvmap_pv.regs = pci_iomap(pdev, 0, 0);
+	/* ivshmem's shared memory is RAM on the host: mapped cacheable */
+	pvmap_pv.shm = memremap(pci_resource_start(pdev, 2), pci_resource_len(pdev, 2),
+				MEMREMAP_WB);
+	pvmap_pv.queues = alloc_percpu(struct pvmap_pv_queue);
+	if (!pvmap_pv.regs || !pvmap_pv.shm || !pvmap_pv.queues)
+		goto err_unmap;
+	hdr = pvmap_pv.shm;
+	if (num_possible_cpus() > READ_ONCE(hdr->nr_vcpus) ||
+	    pci_resource_len(pdev, 2) < PVMAP_HV_AREA_SIZE * (1 + (u64)num_possible_cpus())) {
+		dev_err(&pdev->dev, "the hypervisor serves %u vCPUs, this guest has %u\n",
+			READ_ONCE(hdr->nr_vcpus), num_possible_cpus());
+		ret = -EINVAL;
+		goto err_unmap;
+	}
+	pvmap_pv.pdev = pdev;
+	ret = pvmap_pv_hello();
+	if (ret) {
+		dev_err(&pdev->dev, "the hypervisor refused or did not answer: %d\n", ret);
+		goto err_unmap;
+	}
+	static_branch_enable(&pvmap_pv_on);
+	dev_info(&pdev->dev, "pvmap: PTE updates through the hypervisor (%u vCPUs served)\n",
+		 pvmap_pv.nr_vcpus);
+	return 1;
+
+err_unmap:
+	pvmap_pv.pdev = NULL;
+	free_percpu(pvmap_pv.queues);
+	if (pvmap_pv.shm)
+		memunmap(pvmap_pv.shm);
+	if (pvmap_pv.regs)
+		pci_iounmap(pdev, pvmap_pv.regs);
+	pci_release_region(pdev, 2);
+err_release0:
+	pci_release_region(pdev, 0);
+err_disable:
+	pci_disable_device(pdev);
+err_put:
+	pci_dev_put(pdev);
+	memset(&pvmap_pv, 0, sizeof(pvmap_pv));
+	return ret;
+}
+
+/* After every window is gone (and unregistered). */
+void pvmap_pv_exit(void)
+{
+	struct pci_dev *pdev = pvmap_pv.pdev;
+
+	if (!pdev)
+		return;
+	static_branch_disable(&pvmap_pv_on);
+	free_percpu(pvmap_pv.queues);
+	memunmap(pvmap_pv.shm);
+	pci_iounmap(pdev, pvmap_pv.regs);
+	pci_release_region(pdev, 2);
+	pci_release_region(pdev, 0);
+	pci_disable_device(pdev);
+	pci_dev_put(pdev);
+	memset(&pvmap_pv, 0, sizeof(pvmap_pv));
+}
