@@ -88,10 +88,12 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 			goto err_vunmap;
 	}
 	/* A free slot's PTE is clear; nothing has touched these addresses yet. */
+	preempt_disable();	/* a batch belongs to one CPU */
 	pvmap_batch_begin();
 	for (i = 0; i < npages; i++)
 		pvmap_pte_clear(w, i);
 	ret = pvmap_batch_end();
+	preempt_enable();
 	pvmap_tlb_flush_all_cpus(w, 0, npages);
 	if (ret) {
 		pvmap_window_destroy(w);
@@ -120,6 +122,7 @@ void pvmap_window_destroy(struct pvmap_window *w)
 	if (!w->area)
 		return;
 	filler = pte_page(w->orig[0]);
+	preempt_disable();
 	pvmap_batch_begin();
 	for (i = 0; i < w->npages; i++) {
 		if (static_branch_unlikely(&pvmap_pv_on))
@@ -128,6 +131,7 @@ void pvmap_window_destroy(struct pvmap_window *w)
 			set_pte(w->ptes[i], w->orig[i]);
 	}
 	pvmap_batch_end();
+	preempt_enable();
 	if (static_branch_unlikely(&pvmap_pv_on))
 		pvmap_pv_unregister(w);
 	vunmap(w->area);
@@ -184,10 +188,12 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 	if (static_branch_unlikely(&pvmap_pv_on)) {
 		unsigned int i;
 
+		preempt_disable();
 		pvmap_batch_begin();
 		for (i = 0; i < npages; i++)
 			pvmap_pv_invlpg(MMUEXT_INVLPG_ALL, r.start + i * PAGE_SIZE);
 		pvmap_batch_end();
+		preempt_enable();
 	}
 	on_each_cpu(pvmap_flush_range_here, &r, 1);
 	pvmap_count_add(PVMAP_CNT_REMOTE_FLUSHES, npages);

@@ -98,12 +98,15 @@ void pvmap_pv_invlpg(unsigned int cmd, unsigned long va);
 void pvmap_pv_begin(void);
 int pvmap_pv_end(void);
 int pvmap_pv_register(struct pvmap_window *w);
+s64 pvmap_pv_ping(void);
 void pvmap_pv_unregister(struct pvmap_window *w);
 
 /*
- * Updates between begin and end may reach the hypervisor as one batch.
+ * Updates between begin and end may reach the hypervisor as one batch; the
+ * caller keeps preemption off between them (a batch belongs to one CPU).
  * Lazy-MMU sections do not nest (Xen BUG()s), and an interrupt may arrive
- * inside the section of the code it interrupted: batch only in task context.
+ * inside the section of the code it interrupted: natively, batch only in
+ * task context (pvmap_pv.c nests its own).
  */
 static __always_inline void pvmap_batch_begin(void)
 {

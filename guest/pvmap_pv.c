@@ -300,6 +300,24 @@ int pvmap_pv_end(void)
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_pv_end, PVMAP_PTE);
 
+/* One PING, the channel's round trip as this vCPU sees it: ns, or a negative errno. */
+s64 pvmap_pv_ping(void)
+{
+	unsigned long flags;
+	u64 t0, t1;
+	int ret;
+
+	if (!pvmap_pv.pdev)
+		return -ENODEV;
+	local_irq_save(flags);
+	t0 = ktime_get_mono_fast_ns();
+	ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), PVMAP_HV_PING, false);
+	t1 = ktime_get_mono_fast_ns();
+	local_irq_restore(flags);
+	return ret ?: (s64)(t1 - t0);
+}
+EXPORT_SYMBOL_NS_GPL(pvmap_pv_ping, PVMAP_PTE);
+
 /* (UN)REGISTER @w's entries, in requests of PVMAP_HV_REGISTER_MAX. */
 static int pvmap_pv_register_op(struct pvmap_window *w, u32 op)
 {

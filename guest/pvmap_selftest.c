@@ -1454,9 +1454,14 @@ static struct pvmap_window pv_window;
 
 static int pv_request(pte_t *ptep, u64 val)
 {
+	int ret;
+
+	preempt_disable();	/* a batch belongs to one CPU */
 	pvmap_pv_begin();
 	pvmap_pv_write(ptep, __pte(val));
-	return pvmap_pv_end();
+	ret = pvmap_pv_end();
+	preempt_enable();
+	return ret;
 }
 
 static int test_pv_refusals(struct selftest_ctx *ctx)
@@ -1500,6 +1505,40 @@ static int test_pv_refusals(struct selftest_ctx *ctx)
 		      "reserved", reserved, rc_reserved, got_reserved);
 }
 
+/*
+ * The hypervisor channel's round trip, PV_PINGS calls of nothing, each
+ * timed in the guest (interrupts off):
+ *   "ok n=N median_ns=M min_ns=L max_ns=H"
+ */
+#define PV_PINGS	1001
+
+static int test_pv_ping(struct selftest_ctx *ctx)
+{
+	s64 *ns;
+	int i;
+
+	if (!static_branch_unlikely(&pvmap_pv_on))
+		return result(ctx, "skip no hypervisor channel");
+	ns = kvmalloc_array(PV_PINGS, sizeof(*ns), GFP_KERNEL);
+	if (!ns)
+		return result(ctx, "fail: out of memory");
+	for (i = 0; i < PV_PINGS; i++) {
+		ns[i] = pvmap_pv_ping();
+		if (ns[i] < 0) {
+			result(ctx, "fail: ping %d: %lld", i, ns[i]);
+			kvfree(ns);
+			return 0;
+		}
+		if (!(i % 64))
+			cond_resched();
+	}
+	sort(ns, PV_PINGS, sizeof(*ns), cmp_s64, NULL);
+	result(ctx, "ok n=%d median_ns=%lld min_ns=%lld max_ns=%lld", PV_PINGS, ns[PV_PINGS / 2],
+	       ns[0], ns[PV_PINGS - 1]);
+	kvfree(ns);
+	return 0;
+}
+
 /* A sleepable map held across calls, for the host to revoke its frame meanwhile. */
 static void __iomem *pv_held;
 
@@ -1541,6 +1580,8 @@ static int selftest_run(struct selftest_ctx *ctx, const char *name)
 		return test_pv_refusals(ctx);
 	if (!strcmp(name, "pv_hold"))
 		return test_pv_hold(ctx);
+	if (!strcmp(name, "pv_ping"))
+		return test_pv_ping(ctx);
 	if (!strcmp(name, "pv_release"))
 		return test_pv_release(ctx);
 	if (!strcmp(name, "hazard_map"))

@@ -18,7 +18,8 @@
  * engine, how many unmaps leave a usable translation behind ("stale"
  * lines). tools/bench-report turns it all into the table, the JSON and the
  * plot. pvtest.bench=smoke: one short run, to prove the bench works (make
- * check).
+ * check). pvtest.bench=pv and pv-smoke: pvmap natively against pvmap
+ * through pvmap-hv (pv_bench()).
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -73,6 +74,8 @@ static const struct {
 } user_workloads[] = { { "user_seq1m", 8 }, { "user_rand4k", 2000 } };
 
 static struct pvmap_info info;
+/* pvtest.bench=pv: appended to the engine's name in result lines ("+pv": through pvmap-hv) */
+static const char *engine_mode = "";
 static int devfd;
 static uint8_t *umap;		/* the first WINDOW of the aperture, mmapped */
 static uint8_t buf[MIB + PERIOD];
@@ -264,18 +267,18 @@ static int run_one(int run, const char *engine, const char *workload, unsigned i
 	if (skipped)
 		return 0;
 	/* the host checks this pass's pages before the next pass writes any */
-	printf("# pvmap-host: bench-verify {\"run\": %d, \"workload\": \"%s\", \"engine\": \"%s\", "
+	printf("# pvmap-host: bench-verify {\"run\": %d, \"workload\": \"%s\", \"engine\": \"%s%s\", "
 	       "\"cpus\": %d, \"seed\": %u, \"iters\": %u, \"aperture\": %llu, \"window\": %llu}\n",
-	       run, workload, engine, cpus, seed, iters, (unsigned long long)info.aperture_size,
+	       run, workload, engine, engine_mode, cpus, seed, iters, (unsigned long long)info.aperture_size,
 	       WINDOW);
 	if (!guest_host_sync("bench-verify"))
 		failed = 1;
 	if (overhead_ps != LLONG_MIN)
 		snprintf(extra, sizeof(extra), ", \"overhead_ps\": %lld", overhead_ps);
-	printf("# pvmap-bench: {\"run\": %d, \"workload\": \"%s\", \"engine\": \"%s\", \"cpus\": %d, "
+	printf("# pvmap-bench: {\"run\": %d, \"workload\": \"%s\", \"engine\": \"%s%s\", \"cpus\": %d, "
 	       "\"seed\": %u, \"iters\": %u, \"wall_ns\": %llu, \"ns\": %llu, \"bytes\": %llu, "
 	       "\"ops\": %u, \"tlb\": %lld, \"cal\": %lld, \"ok\": %s%s}\n", run, workload, engine,
-	       cpus, seed, iters, wall, ns, bytes, ops, tlb0, cal0, failed ? "false" : "true", extra);
+	       engine_mode, cpus, seed, iters, wall, ns, bytes, ops, tlb0, cal0, failed ? "false" : "true", extra);
 	return failed ? -1 : 0;
 }
 
@@ -358,6 +361,89 @@ static void print_meta(const char *mode, int runs, int ncpus)
 	       fac + 3);
 }
 
+/* pvmap.ko again, with pv=@pv; /dev/pvmap0 reopened. */
+static int reload_pvmap(int pv)
+{
+	char params[16];
+
+	if (devfd >= 0)
+		close(devfd);
+	devfd = -1;
+	guest_unload_module("pvmap_selftest");
+	if (guest_unload_module("pvmap"))
+		return -1;
+	snprintf(params, sizeof(params), "pv=%d", pv);
+	if (guest_load_module(GUEST_MODULE_PATH, params))
+		return -1;
+	devfd = open("/dev/pvmap0", O_RDWR | O_CLOEXEC);
+	return devfd < 0 || ioctl(devfd, PVMAP_IOC_INFO, &info) ? -1 : 0;
+}
+
+/*
+ * pvtest.bench=pv (pv-smoke: one short run), in a guest run against
+ * pvmap-hv: pvmap natively (pv=0) and through the hypervisor (pv=1),
+ * side by side in each run (the module reloaded in between, the order
+ * turning), on the page and range16 workloads on one vCPU, every pass's
+ * bytes checked by the host; around each hypervisor pass the host counts
+ * pvmap-hv's calls ("# pvmap-hv-bench:" lines). Then the channel's round
+ * trip from the selftest's pv_ping.
+ */
+static int pv_bench(int runs, int div)
+{
+	static const struct {
+		const char *engine, *workload;
+		unsigned int pages;	/* per operation */
+	} cells[] = { { "pvmap", "page", 1 }, { "pvmap_range", "range16", 16 } };
+	char res[256];
+	int failed = 0;
+
+	for (int run = 1; run <= runs && !failed; run++) {
+		printf("pvmap-bench: pv run %d of %d\n", run, runs);
+		for (int m = 0; m < 2 && !failed; m++) {
+			int pv = (m + run) % 2;
+
+			if (reload_pvmap(pv)) {
+				printf("# pvmap-bench: cannot reload pvmap.ko with pv=%d\n", pv);
+				return 1;
+			}
+			engine_mode = pv ? "+pv" : "";
+			for (unsigned int c = 0; c < 2; c++) {
+				unsigned int iters = (c ? 400 : 4000) / div + 1;
+
+				warm_up(cells[c].engine, cells[c].workload, iters / 4 + 1, 1);
+				if (pv && !guest_host_sync("pv-counts"))
+					failed = 1;
+				failed |= run_one(run, cells[c].engine, cells[c].workload, iters, 1) != 0;
+				if (!pv)
+					continue;
+				printf("# pvmap-host: pv-bench run=%d workload=%s engine=%s+pv pages=%u\n",
+				       run, cells[c].workload, cells[c].engine, iters * cells[c].pages);
+				if (!guest_host_sync("pv-bench"))
+					failed = 1;
+			}
+		}
+	}
+	engine_mode = "";
+	if (!failed && reload_pvmap(1))
+		failed = 1;
+	if (!failed && (guest_selftest("pv_ping", info.aperture_base, info.aperture_size, res,
+				       sizeof(res)) || strncmp(res, "ok ", 3))) {
+		printf("# pv_ping: %s\n", res);
+		failed = 1;
+	}
+	if (!failed) {
+		unsigned int n;
+		long long median, min, max;
+
+		if (sscanf(res, "ok n=%u median_ns=%lld min_ns=%lld max_ns=%lld", &n, &median, &min,
+			   &max) == 4)
+			printf("# pvmap-bench: {\"pv_ping\": %u, \"median_ns\": %lld, \"min_ns\": %lld, "
+			       "\"max_ns\": %lld}\n", n, median, min, max);
+	}
+	printf("pvmap-bench: %s\n", failed ? "FAILED" : "done");
+	return failed;
+}
+
 int main(void)
 {
 	static const int cpu_counts[] = { 1, 2, 4 };
@@ -372,8 +458,8 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	guest_cmdline_get("bench", mode, sizeof(mode));
 	/* 7 runs: an odd number, and the median shrugs off a burst in up to 3 */
-	runs = strcmp(mode, "smoke") ? 7 : 1;
-	div = strcmp(mode, "smoke") ? 1 : 40;
+	runs = strcmp(mode, "smoke") && strcmp(mode, "pv-smoke") ? 7 : 1;
+	div = runs > 1 ? 1 : 40;
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	devfd = open("/dev/pvmap0", O_RDWR | O_CLOEXEC);
 	if (devfd < 0 || ioctl(devfd, PVMAP_IOC_INFO, &info) || info.kind != PVMAP_KIND_IVSHMEM) {
@@ -386,6 +472,10 @@ int main(void)
 		return 1;
 	}
 	print_meta(mode, runs, ncpus);
+	if (!strncmp(mode, "pv", 2)) {
+		munmap(umap, WINDOW);
+		return pv_bench(runs, div);
+	}
 
 	/* The trace of one 1 MiB PWRITE, for the hypercall figures. */
 	if (guest_capture_trace(devfd, info.aperture_size, 0) < 0)
