@@ -19,8 +19,8 @@
  * the guest's hypervisor for pvmap's PTEs: the guest registers the entries
  * it owns and sends its updates as Xen multicalls, which libpvstub
  * validates as Xen would and writes into the guest's page tables in that
- * file. After every call each registered entry must still hold what was
- * written: one the guest wrote itself is a violation.
+ * file. Before and after every call each registered entry must hold what
+ * was written: one the guest wrote itself is a violation.
  *
  * --control PATH takes one command per line and answers each with lines
  * ending in "ok ..." or "error ...":
@@ -304,6 +304,13 @@ static void serve(struct hv *hv, unsigned int v)
 		return;		/* a spurious or repeated doorbell */
 	memcpy(&hv->copy, req, sizeof(hv->copy));
 	hv->calls++;
+	/*
+	 * Before the call too: its updates may overwrite what the guest wrote
+	 * itself since the last one (a PTE it set behind our back, then asks
+	 * us to clear).
+	 */
+	if (hv->stub)
+		pvstub_check_shadow(hv->stub, stderr);
 	rc = do_request(hv, v);
 	if (rc == -ENOSYS)
 		hv->bad++;

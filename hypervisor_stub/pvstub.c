@@ -70,9 +70,11 @@ struct vcpu {
 
 struct violation {
 	uint64_t va, frame;
-	unsigned int vcpu;
+	unsigned int vcpu;		/* NO_VCPU: a PTE, not an access */
 	char how[160];
 };
+
+#define NO_VCPU		UINT32_MAX
 
 struct pvstub {
 	struct pvstub_config cfg;
@@ -257,7 +259,7 @@ unsigned int pvstub_check_shadow(struct pvstub *s, FILE *out)
 			snprintf(how, sizeof(how), "PTE written behind the hypervisor's back: %#"
 				 PRIx64 ", hypercall #%" PRIu64 " wrote %#" PRIx64, now,
 				 l->set_by[j], l->pte[j]);
-			record(s, 0, va, PTE_FRAME(now), how);
+			record(s, NO_VCPU, va, PTE_FRAME(now), how);
 			if (out)
 				fprintf(out, "shadow: va %#" PRIx64 ": %s\n", va, how);
 			l->pte[j] = now;	/* reported once */
@@ -922,11 +924,19 @@ unsigned int pvstub_report_violations(const struct pvstub *s, FILE *out, bool js
 		fputc('[', out);
 	for (size_t i = 0; i < s->nviol; i++) {
 		const struct violation *v = &s->viol[i];
+		bool pte = v->vcpu == NO_VCPU;
 
-		if (json)
+		if (json && pte)
+			fprintf(out, "%s{\"va\": %" PRIu64 ", \"frame\": %" PRIu64
+				", \"vcpu\": null, \"how\": \"%s\"}", i ? ", " : "", v->va,
+				v->frame, v->how);
+		else if (json)
 			fprintf(out, "%s{\"va\": %" PRIu64 ", \"frame\": %" PRIu64
 				", \"vcpu\": %u, \"how\": \"%s\"}", i ? ", " : "", v->va,
 				v->frame, v->vcpu, v->how);
+		else if (pte)
+			fprintf(out, "violation: the PTE of va %#" PRIx64 " (frame %#" PRIx64 "): %s\n",
+				v->va, v->frame, v->how);
 		else
 			fprintf(out, "violation: vCPU %u reached revoked frame %#" PRIx64
 				" through va %#" PRIx64 ": %s\n", v->vcpu, v->frame, v->va, v->how);
