@@ -221,15 +221,23 @@ static void pvmap_pv_queued(struct pvmap_pv_queue *q, unsigned int op, unsigned 
 	}
 }
 
+/* This CPU's queue, with room for one more request of @op; interrupts are off. */
+static struct pvmap_pv_queue *pvmap_pv_queue_for(unsigned int op)
+{
+	struct pvmap_pv_queue *q = this_cpu_ptr(pvmap_pv.queues);
+
+	if (!pvmap_pv_room(q, op))
+		pvmap_pv_issue(q);
+	return q;
+}
+
 void pvmap_pv_write(pte_t *ptep, pte_t pte)
 {
 	struct pvmap_pv_queue *q;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	q = this_cpu_ptr(pvmap_pv.queues);
-	if (!pvmap_pv_room(q, __HYPERVISOR_mmu_update))
-		pvmap_pv_issue(q);
+	q = pvmap_pv_queue_for(__HYPERVISOR_mmu_update);
 	/* machine address = guest-physical: the hypervisor maps guest RAM 1:1 */
 	q->upd[q->nupd] = (struct mmu_update){
 		.ptr = __pa(ptep) | MMU_NORMAL_PT_UPDATE,
@@ -247,9 +255,7 @@ void pvmap_pv_invlpg(unsigned int cmd, unsigned long va)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	q = this_cpu_ptr(pvmap_pv.queues);
-	if (!pvmap_pv_room(q, __HYPERVISOR_mmuext_op))
-		pvmap_pv_issue(q);
+	q = pvmap_pv_queue_for(__HYPERVISOR_mmuext_op);
 	q->ext[q->next] = (struct mmuext_op){ .cmd = cmd, .arg1.linear_addr = va };
 	pvmap_pv_queued(q, __HYPERVISOR_mmuext_op, q->next++);
 	local_irq_restore(flags);

@@ -2400,6 +2400,22 @@ static long pv_stat(const char *key)
 	return at ? strtol(at + strlen(key), NULL, 10) : -1;
 }
 
+/* A PV guest's ivshmem aperture; NULL with *@ret the test's result otherwise (1: skip). */
+static struct device *pv_ivshmem(int *ret)
+{
+	struct device *d;
+
+	if (!pv_active()) {
+		*ret = 1;
+		return NULL;
+	}
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		*ret = fail("no ivshmem aperture");
+	return d;
+}
+
 /* The channel is up: calls made, this guest's PTEs registered with the daemon. */
 static int test_pv_channel_up(void)
 {
@@ -2442,14 +2458,12 @@ static int test_pv_pwrite_hypercalls(void)
 static int test_pv_refusals(void)
 {
 	struct device *d;
+	int ret;
 	char res[256];
 
-	if (!pv_active())
-		return 1;
-	scan_devices();
-	d = find_kind(PVMAP_KIND_IVSHMEM);
+	d = pv_ivshmem(&ret);
 	if (!d)
-		return fail("no ivshmem aperture");
+		return ret;
 	if (guest_selftest("pv_refusals", d->info.aperture_base, d->info.aperture_size, res,
 			   sizeof(res)))
 		return fail("pv_refusals: %s", res);
@@ -2464,15 +2478,13 @@ static int test_pv_revoke_live(void)
 {
 	unsigned long long va, frame;
 	struct device *d;
+	int ret;
 	char res[256];
 	bool acked;
 
-	if (!pv_active())
-		return 1;
-	scan_devices();
-	d = find_kind(PVMAP_KIND_IVSHMEM);
+	d = pv_ivshmem(&ret);
 	if (!d)
-		return fail("no ivshmem aperture");
+		return ret;
 	if (guest_selftest("pv_hold", d->info.aperture_base, d->info.aperture_size, res,
 			   sizeof(res)) || sscanf(res, "ok va=%llx frame=%llx", &va, &frame) != 2)
 		return fail("pv_hold: %s", res);
@@ -2496,12 +2508,9 @@ static int test_pv_hazard_found(void)
 	char res[256];
 	int ret = 0;
 
-	if (!pv_active())
-		return 1;
-	scan_devices();
-	d = find_kind(PVMAP_KIND_IVSHMEM);
+	d = pv_ivshmem(&ret);
 	if (!d)
-		return fail("no ivshmem aperture");
+		return ret;
 	for (int i = 0; i < 2 && !ret; i++) {
 		guest_unload_module("pvmap_selftest");
 		if (guest_selftest_load(i ? "hazard_demo=1" : "")) {
