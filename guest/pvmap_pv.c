@@ -141,7 +141,7 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 	struct pvmap_hv_request *req;
 	struct multicall_entry *calls;
 	unsigned int *done, i;
-	size_t off_upd, off_ext;
+	size_t off;
 	u8 *base;
 	int ret;
 
@@ -151,25 +151,23 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 	base = (u8 *)req;
 	calls = (struct multicall_entry *)(base + PVMAP_PV_CALLS_OFFSET);
 	done = (unsigned int *)(calls + q->nentry);
-	off_upd = ALIGN((u8 *)(done + q->nentry) - base, 8);
-	off_ext = off_upd + q->nupd * sizeof(q->upd[0]);
-	memcpy(base + off_upd, q->upd, q->nupd * sizeof(q->upd[0]));
-	memcpy(base + off_ext, q->ext, q->next * sizeof(q->ext[0]));
+	off = (u8 *)(done + q->nentry) - base;
 	for (i = 0; i < q->nentry; i++) {
 		bool upd = q->entry[i].op == __HYPERVISOR_mmu_update;
+		size_t size = upd ? sizeof(q->upd[0]) : sizeof(q->ext[0]);
+		void *first = upd ? (void *)&q->upd[q->entry[i].first] :
+				    (void *)&q->ext[q->entry[i].first];
 
+		/* each entry's array 8-aligned, as Xen's guest handles of 64-bit fields are */
+		off = ALIGN(off, 8);
+		memcpy(base + off, first, q->entry[i].count * size);
 		/* Xen's arguments, with offsets in this area for its guest addresses. */
 		calls[i] = (struct multicall_entry){
 			.op = q->entry[i].op,
-			.args = {
-				(upd ? off_upd + q->entry[i].first * sizeof(q->upd[0]) :
-				       off_ext + q->entry[i].first * sizeof(q->ext[0])),
-				q->entry[i].count,
-				(u8 *)&done[i] - base,
-				DOMID_SELF,
-			},
+			.args = { off, q->entry[i].count, (u8 *)&done[i] - base, DOMID_SELF },
 		};
 		done[i] = 0;
+		off += q->entry[i].count * size;
 	}
 	req->data[0] = q->nentry;
 	req->data[1] = PVMAP_PV_CALLS_OFFSET;
@@ -196,8 +194,9 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 static bool pvmap_pv_room(const struct pvmap_pv_queue *q, unsigned int op)
 {
 	unsigned int entries = q->nentry + !(q->nentry && q->entry[q->nentry - 1].op == op);
+	/* the entries, their done counters, then each entry's array 8-aligned */
 	size_t bytes = PVMAP_PV_CALLS_OFFSET +
-		       entries * (sizeof(struct multicall_entry) + sizeof(unsigned int)) + 8 +
+		       entries * (sizeof(struct multicall_entry) + sizeof(unsigned int) + 8) +
 		       (q->nupd + 1) * sizeof(q->upd[0]) + (q->next + 1) * sizeof(q->ext[0]);
 
 	return q->nupd < PVMAP_PV_QUEUE && q->next < PVMAP_PV_QUEUE &&
