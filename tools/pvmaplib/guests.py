@@ -46,6 +46,8 @@ GUESTS = {
     # against pvmap-hv: every PTE update a Xen multicall over an ivshmem doorbell
     "i386-pv": ("i386", ["--pv"]),
     "x86_64-hygiene-pv": ("x86_64", ["--modparams", "hygiene=1", "--pv"]),
+    "deb-686-pae-pv": ("deb-686-pae", ["--pv"]),
+    "deb-amd64-hygiene-pv": ("deb-amd64", ["--modparams", "hygiene=1", "--expect-pti", "--pv"]),
     # pvmap.ko as `dkms build` made it from `make deb`'s package (tests/check)
     "deb-686-pae-dkms": ("deb-686-pae", ["--initrd", os.path.join(
         TOP, "build", "deb-686-pae-dkms", "initramfs.cpio")]),
@@ -70,3 +72,6 @@ def kernel_dir(kernel):
 CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
          "x86_64-6.12", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene",
          "i386-pv", "x86_64-hygiene-pv"]
+
+# make check-full adds these: the PV guests on Debian's production kernels
+CHECK_FULL_PV = ["deb-686-pae-pv", "deb-amd64-hygiene-pv"]
