@@ -323,17 +323,21 @@ s64 pvmap_pv_ping(void)
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_pv_ping, PVMAP_PTE);
 
-/* (UN)REGISTER @w's entries, in requests of PVMAP_HV_REGISTER_MAX. */
-static int pvmap_pv_register_op(struct pvmap_window *w, u32 op)
+/*
+ * (UN)REGISTER @w's first @npages entries, in requests of
+ * PVMAP_HV_REGISTER_MAX; *@done: how many the hypervisor took.
+ */
+static int pvmap_pv_register_op(struct pvmap_window *w, u32 op, unsigned int npages,
+				unsigned int *done)
 {
 	unsigned int i = 0, n, j;
 	int ret = 0;
 
-	while (!ret && i < w->npages) {
+	while (!ret && i < npages) {
 		struct pvmap_hv_request *req;
 		unsigned long flags;
 
-		n = min_t(unsigned int, w->npages - i, PVMAP_HV_REGISTER_MAX);
+		n = min_t(unsigned int, npages - i, PVMAP_HV_REGISTER_MAX);
 		local_irq_save(flags);
 		req = pvmap_pv_area(smp_processor_id());
 		req->data[0] = n;
@@ -342,23 +346,30 @@ static int pvmap_pv_register_op(struct pvmap_window *w, u32 op)
 			req->data[2 + 2 * j] = __pa(w->ptes[i + j]);
 		}
 		ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), op, false);
+		/* on failure the hypervisor says how many of this request it took */
+		i += ret ? min_t(unsigned int, req->data[0], n) : n;
 		local_irq_restore(flags);
-		i += n;
 	}
-	if (!ret)
-		atomic_long_add(op == PVMAP_HV_REGISTER ? w->npages : -(long)w->npages,
-				&pvmap_pv.registered);
+	*done = i;
+	atomic_long_add(op == PVMAP_HV_REGISTER ? i : -(long)i, &pvmap_pv.registered);
 	return ret;
 }
 
+/* All of @w's entries, or none: what was taken before a refusal is given back. */
 int pvmap_pv_register(struct pvmap_window *w)
 {
-	return pvmap_pv_register_op(w, PVMAP_HV_REGISTER);
+	unsigned int done, undone;
+	int ret = pvmap_pv_register_op(w, PVMAP_HV_REGISTER, w->npages, &done);
+
+	if (ret && done)
+		pvmap_pv_register_op(w, PVMAP_HV_UNREGISTER, done, &undone);
+	return ret;
 }
 
 void pvmap_pv_unregister(struct pvmap_window *w)
 {
-	int ret = pvmap_pv_register_op(w, PVMAP_HV_UNREGISTER);
+	unsigned int done;
+	int ret = pvmap_pv_register_op(w, PVMAP_HV_UNREGISTER, w->npages, &done);
 
 	WARN(ret, "pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", w->va, ret);
 }

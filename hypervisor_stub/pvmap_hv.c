@@ -189,10 +189,11 @@ static void log_entry(struct hv *hv, unsigned int v, const uint64_t *a, unsigned
 
 		log_refusal(hv, v, op, i, u ? u->ptr : 0, u ? u->val : 0, rc);
 	} else if (op == __HYPERVISOR_mmuext_op && hv->abi == 32) {
-		const struct pvstub_compat_mmuext_op *m =
-			guest_mem(hv, a[0] + (uint64_t)i * sizeof(*m), sizeof(*m));
+		/* 12-byte elements: the i-th may be only 4-aligned, so its fields one by one */
+		uint64_t at = a[0] + (uint64_t)i * sizeof(struct pvstub_compat_mmuext_op);
+		const uint32_t *cmd = guest_mem(hv, at, 4), *arg1 = guest_mem(hv, at + 4, 4);
 
-		log_refusal(hv, v, op, i, m ? m->cmd : 0, m ? m->arg1 : 0, rc);
+		log_refusal(hv, v, op, i, cmd ? *cmd : 0, arg1 ? *arg1 : 0, rc);
 	} else if (op == __HYPERVISOR_mmuext_op) {
 		const struct mmuext_op *m = guest_mem(hv, a[0] + (uint64_t)i * sizeof(*m),
 						      sizeof(*m));
