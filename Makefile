@@ -24,6 +24,8 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
+# the kernel's DRM uapi headers as libdrm-dev installs them (pkg-config --cflags libdrm)
+DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/pvmap/pattern.h include/pvmap/kind.h
 
 .PHONY: all help deps guest-kernels modules guests host lint unit check check-full demo bench \
@@ -66,8 +68,11 @@ $(B)/%/pvmap.ko: FORCE | deps
 	@ln -sfn $(CURDIR)/include $(B)/$*/guest/include
 	@kdir=$(call KERNEL_DIR,$*) && \
 		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
-			CONFIG_PVMAP_SELFTEST=m W=1 KCFLAGS=-Werror modules
+			CONFIG_PVMAP_SELFTEST=m CONFIG_PVMAP_DRM=m W=1 KCFLAGS=-Werror modules
 	@cp $(B)/$*/guest/pvmap.ko $(B)/$*/guest/pvmap_selftest.ko $(B)/$*/
+	@# pvmap_drm.ko where the kernel has DRM (guest/Kbuild)
+	@rm -f $(B)/$*/pvmap_drm.ko
+	@if [ -f $(B)/$*/guest/pvmap_drm.ko ]; then cp $(B)/$*/guest/pvmap_drm.ko $(B)/$*/; fi
 
 # --- guest user space (per arch) and initramfs (per kernel) -------------------
 guests: $(KERNELS:%=$(B)/%/initramfs.cpio)
@@ -84,6 +89,11 @@ $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
+$(B)/%/pvmap-drm-tests: tests/guest/pvmap-drm-tests.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h \
+		| deps
+	@mkdir -p $(@D)
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tests/guest/guest.c
+
 $(B)/%/pvmap-bench: tests/guest/pvmap-bench.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
@@ -98,12 +108,19 @@ $(B)/host/gen_init_cpio: | deps
 	@src=$$(tools/guest-kernel.sh --source 6.1 | tail -n 1) && \
 		gcc -O2 -o $@ $$src/usr/gen_init_cpio.c
 
-USER_PROGS = $(foreach p,init pvmap-tests pvmap-demo pvmapctl pvmap-bench,$(B)/$(1)/$(p))
+USER_PROGS = $(foreach p,init pvmap-tests pvmap-demo pvmapctl pvmap-bench pvmap-drm-tests,$(B)/$(1)/$(p))
+deb_arch = $(if $(filter x86_64,$(1)),amd64,i386)
 
 .SECONDEXPANSION:
 $(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arch_of,$$*)) \
 		$(B)/%/pvmap.ko $(B)/host/gen_init_cpio
 	@sed -e 's|@ARCHDIR@|$(B)/$(call arch_of,$*)|' -e 's|@KDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
+	@# a kernel with DRM: pvmap_drm, its tests and Debian's modetest with its libraries
+	@if [ -f $(B)/$*/pvmap_drm.ko ]; then \
+		echo "file /lib/modules/pvmap_drm.ko $(B)/$*/pvmap_drm.ko 0644 0 0" && \
+		echo "file /bin/pvmap-drm-tests $(B)/$(call arch_of,$*)/pvmap-drm-tests 0755 0 0" && \
+		tools/guest/debian-userland.sh $(call deb_arch,$(call arch_of,$*)); \
+	fi >>$(B)/$*/initramfs.list
 	@$(B)/host/gen_init_cpio $(B)/$*/initramfs.list >$@
 
 # --- the hypervisor stub --------------------------------------------------------

@@ -404,12 +404,18 @@ static void pvmap_debugfs_add(struct pvmap_device *pvdev)
 			    &pvmap_debugfs_whole_ioremap_fops);
 }
 
+static bool stdvga = true;
+module_param(stdvga, bool, 0444);
+MODULE_PARM_DESC(stdvga, "bind QEMU's std-VGA as an aperture (default); 0 leaves it to pvmap_drm");
+
 static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct device *dev = &pdev->dev;
 	struct pvmap_device *pvdev;
 	int ret;
 
+	if (id->driver_data == PVMAP_KIND_STDVGA && !stdvga)
+		return -ENODEV;
 	pvdev = kzalloc(sizeof(*pvdev), GFP_KERNEL);
 	if (!pvdev)
 		return -ENOMEM;

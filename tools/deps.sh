@@ -22,6 +22,9 @@ packages=(
 	gnuplot-nox
 	# make check-full: the README's DKMS install steps in a Debian root
 	debootstrap
+	# pvmap-drmfps, the guests' libdrm client (static: -dev ships libdrm.a),
+	# for gcc and gcc -m32; Multi-Arch: same, so both install side by side
+	libdrm-dev libdrm-dev:i386
 )
 
 # Debian's own i386 kernels are fetched (not installed) by guest-kernel.sh:
@@ -31,8 +34,10 @@ dpkg --print-foreign-architectures | grep -qx i386 || need_i386=1
 
 # One dpkg-query for all: it prints nothing for a package it has never seen,
 # so compare against the list of installed names rather than its output.
-installed=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' "${packages[@]}" 2>/dev/null |
-	awk '$1 == "installed" { print $2 }' || true)
+# ${binary:Package} names a foreign-architecture package as the list does
+# (libdrm-dev:i386), ${Package} a native one.
+installed=$(dpkg-query -W -f='${db:Status-Status} ${Package} ${binary:Package}\n' "${packages[@]}" 2>/dev/null |
+	awk '$1 == "installed" { print $2; print $3 }' || true)
 missing=()
 for pkg in "${packages[@]}"; do
 	grep -qx "$pkg" <<<"$installed" || missing+=("$pkg")

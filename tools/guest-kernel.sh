@@ -129,6 +129,10 @@ built_kernel() {
 	case "$name" in
 	*-prod) frags+=("$here/guest/kconfig/production.config") ;;
 	esac
+	# The make check guests of pvmap_drm boot these two.
+	case "$name" in
+	i386 | x86_64) frags+=("$here/guest/kconfig/drm.config") ;;
+	esac
 	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/guest/kconfig/6.12.config")
 
 	source_dir "$srcname"

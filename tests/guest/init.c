@@ -293,7 +293,7 @@ int main(void)
 	console_quiet();
 	ret = run_program(prog, only);
 	printf("# init: %s exited with %d\n", prog, ret);
-	if (!strcmp(prog, "/bin/pvmap-tests"))
+	if (!strcmp(prog, "/bin/pvmap-tests") || !strcmp(prog, "/bin/pvmap-drm-tests"))
 		kmemleak_report();
 	end_qemu(ret == 0 ? EXIT_PASS : EXIT_FAIL);
 }

@@ -25,6 +25,12 @@ def mix(x):
     return x ^ (x >> 31)
 
 
+def pattern_bytes(seed, pos, length):
+    """pvmap_pattern_fill(buf, length, seed, pos), for pos and length multiples of 8."""
+    return b"".join(struct.pack("<Q", mix(seed ^ mix(w)))
+                    for w in range(pos // 8, (pos + length) // 8))
+
+
 _blocks = {}
 
 
@@ -32,8 +38,7 @@ def pattern_block(seed):
     """pvmap_pattern_fill(buf, PERIOD, seed, 0): one period of the pattern."""
     if seed not in _blocks:
         _blocks.clear()
-        _blocks[seed] = b"".join(struct.pack("<Q", mix(seed ^ mix(w)))
-                                 for w in range(PERIOD // 8))
+        _blocks[seed] = pattern_bytes(seed, 0, PERIOD)
     return _blocks[seed]
 
 

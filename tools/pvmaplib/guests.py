@@ -47,6 +47,11 @@ GUESTS = {
     "i386-pv": ("i386", ["--pv"]),
     "x86_64-hygiene-pv": ("x86_64", ["--modparams", "hygiene=1", "--pv"]),
     "deb-686-pae-pv": ("deb-686-pae", ["--pv"]),
+    # pvmap_drm on a secondary-vga (pvmap keeps ivshmem and qxl): its tests only
+    "i386-drm": ("i386", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
+                          "--drm-vga-mb", "512"]),
+    "x86_64-drm": ("x86_64", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
+                              "--drm-vga-mb", "512"]),
     "deb-amd64-hygiene-pv": ("deb-amd64", ["--modparams", "hygiene=1", "--expect-pti", "--pv"]),
     # pvmap.ko as `dkms build` made it from `make deb`'s package (tests/check)
     "deb-686-pae-dkms": ("deb-686-pae", ["--initrd", os.path.join(
@@ -71,7 +76,7 @@ def kernel_dir(kernel):
 # plus the soak-style extras of tests/check).
 CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
          "x86_64-6.12", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene",
-         "i386-pv", "x86_64-hygiene-pv"]
+         "i386-pv", "x86_64-hygiene-pv", "i386-drm", "x86_64-drm"]
 
 # make check-full adds these: the PV guests on Debian's production kernels
 CHECK_FULL_PV = ["deb-686-pae-pv", "deb-amd64-hygiene-pv"]

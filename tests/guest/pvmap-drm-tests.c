@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-drm-tests: pvmap_drm's tests, one KTAP document, in a guest whose
+ * std-VGA pvmap leaves to pvmap_drm (pvmap.stdvga=0) and whose ivshmem and
+ * qxl apertures pvmap binds. The DRM calls are the kernel's ioctls, so the
+ * program stays static; Debian's modetest (dynamically linked, from its
+ * libdrm-tests package) is the libdrm client. The host checks what reaches
+ * the screen (QMP screendump) and VRAM (QMP pmemsave) at the handshakes.
+ */
+#include "guest.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pty.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <drm.h>
+#include <drm_mode.h>
+#include <pvmap/kind.h>
+#include <pvmap/pattern.h>
+#include <uapi/pvmap.h>
+#include <uapi/pvmap_drm.h>
+
+#define DRM_MODULE	"/lib/modules/pvmap_drm.ko"
+#define CARD		"/dev/dri/card0"
+#define STATS_DIR	"/sys/kernel/debug"
+#define MODETEST	"/bin/modetest"
+#define PAGE		4096ULL
+
+#define fail(...) ({ printf("# " __VA_ARGS__); printf("\n"); -1; })
+
+static char stats_path[256];	/* debugfs <pci>/pvmap_drm_stats */
+
+static int open_card(void)
+{
+	int fd = open(CARD, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		printf("# open %s: %s\n", CARD, strerror(errno));
+	return fd;
+}
+
+/* One line "key: N" of pvmap_drm's debugfs stats; -1 when absent. */
+static long long drm_stat(const char *key)
+{
+	char buf[1024], *at;
+
+	if (guest_read_file(stats_path, buf, sizeof(buf)) <= 0)
+		return -1;
+	at = strstr(buf, key);
+	return at ? strtoll(at + strlen(key), NULL, 10) : -1;
+}
+
+static void find_stats(void)
+{
+	char buf[256] = "";
+
+	/* the one debugfs directory holding pvmap_drm_stats: 0000:00:0N.0 */
+	for (int slot = 0; slot < 32 && !buf[0]; slot++) {
+		snprintf(stats_path, sizeof(stats_path), STATS_DIR "/0000:00:%02x.0/pvmap_drm_stats",
+			 slot);
+		if (access(stats_path, R_OK) == 0)
+			snprintf(buf, sizeof(buf), "%s", stats_path);
+	}
+	snprintf(stats_path, sizeof(stats_path), "%s", buf);
+}
+
+struct dumb {
+	uint32_t handle, pitch, width, height;
+	uint64_t size, offset;
+	uint8_t *map;
+};
+
+static int dumb_create(int fd, uint32_t width, uint32_t height, struct dumb *b)
+{
+	struct drm_mode_create_dumb c = { .width = width, .height = height, .bpp = 32 };
+	struct drm_mode_map_dumb m = { 0 };
+	struct drm_pvmap_drm_bo_info info = { 0 };
+
+	memset(b, 0, sizeof(*b));
+	if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
+		return -errno;
+	b->handle = c.handle;
+	b->pitch = c.pitch;
+	b->size = c.size;
+	b->width = width;
+	b->height = height;
+	info.handle = c.handle;
+	m.handle = c.handle;
+	if (ioctl(fd, DRM_IOCTL_PVMAP_DRM_BO_INFO, &info) || ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m))
+		return -errno;
+	b->offset = info.vram_offset;
+	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, m.offset);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static int dumb_destroy(int fd, struct dumb *b)
+{
+	struct drm_mode_destroy_dumb d = { .handle = b->handle };
+
+	if (b->map)
+		munmap(b->map, b->size);
+	b->map = NULL;
+	return ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d) ? -errno : 0;
+}
+
+/* The first pvmap aperture of @kind: its /dev node in @path; 0 or -1. */
+static int find_aperture(uint32_t kind, char *path, size_t len, struct pvmap_info *info)
+{
+	for (int i = 0; i < 8; i++) {
+		int fd;
+
+		snprintf(path, len, "/dev/pvmap%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!ioctl(fd, PVMAP_IOC_INFO, info) && info->kind == kind) {
+			close(fd);
+			return 0;
+		}
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * Hand @len bytes to the host: PWRITE them at offset 0 of the ivshmem
+ * aperture, whose backing file the host reads. 0 or -1.
+ */
+static int hand_to_host(const void *buf, uint64_t len)
+{
+	struct pvmap_info info;
+	char path[32];
+	uint64_t done = 0;
+	int fd, ret;
+
+	if (find_aperture(PVMAP_KIND_IVSHMEM, path, sizeof(path), &info) || info.aperture_size < len)
+		return fail("no ivshmem aperture of %llu bytes to hand the frame over",
+			    (unsigned long long)len);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open %s: %s", path, strerror(errno));
+	ret = guest_rw(fd, true, 0, (void *)buf, len, &done);
+	close(fd);
+	return ret || done != len ? fail("PWRITE of the frame: %d, %llu done", ret,
+					 (unsigned long long)done) : 0;
+}
+
+/* The framebuffer the CRTC scans out, its details in *@crtc; 0 when none. */
+static uint32_t scanout_fb(int fd, struct drm_mode_crtc *crtc)
+{
+	struct drm_mode_card_res res = { 0 };
+	uint32_t crtc_id;
+
+	res.crtc_id_ptr = (uintptr_t)&crtc_id;
+	res.count_crtcs = 1;
+	memset(crtc, 0, sizeof(*crtc));
+	if (ioctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) || res.count_crtcs < 1)
+		return 0;
+	crtc->crtc_id = crtc_id;
+	if (ioctl(fd, DRM_IOCTL_MODE_GETCRTC, crtc) || !crtc->mode_valid)
+		return 0;
+	return crtc->fb_id;
+}
+
+/*
+ * The buffer the CRTC scans out, once it is not framebuffer @old, read back
+ * through a mapping of it in this process (GETFB gives this file a handle),
+ * then handed to the host, which compares it with its screendump:
+ * "# pvmap-host: drm-frame ...". 0 or -1.
+ */
+static int frame_to_host(int fd, const char *what, uint32_t old)
+{
+	struct drm_mode_crtc crtc;
+	struct drm_mode_fb_cmd fb = { 0 };
+	struct drm_mode_map_dumb m = { 0 };
+	uint64_t len;
+	uint8_t *map;
+	int ret, i;
+
+	/* modetest says "setting mode" just before its SETCRTC */
+	for (i = 0; i < 300 && scanout_fb(fd, &crtc) == old; i++)
+		usleep(100 * 1000);
+	if (!crtc.fb_id || crtc.fb_id == old)
+		return fail("the CRTC still scans out framebuffer %u after 30 s", old);
+	fb.fb_id = crtc.fb_id;
+	if (ioctl(fd, DRM_IOCTL_MODE_GETFB, &fb) || !fb.handle)
+		return fail("GETFB %u: %s", crtc.fb_id, strerror(errno));
+	len = (uint64_t)fb.pitch * fb.height;
+	m.handle = fb.handle;
+	if (ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m))
+		return fail("MAP_DUMB of the scanned-out buffer: %s", strerror(errno));
+	map = mmap(NULL, (len + PAGE - 1) & ~(PAGE - 1), PROT_READ, MAP_SHARED, fd, m.offset);
+	if (map == MAP_FAILED)
+		return fail("mmap of the scanned-out buffer: %s", strerror(errno));
+	ret = hand_to_host(map, len);
+	munmap(map, (len + PAGE - 1) & ~(PAGE - 1));
+	if (ret)
+		return ret;
+	printf("# pvmap-host: drm-frame what=%s width=%u height=%u pitch=%u mode=%ux%u\n", what,
+	       fb.width, fb.height, fb.pitch, crtc.mode.hdisplay, crtc.mode.vdisplay);
+	return guest_host_sync("drm-frame") ? 0 : fail("host did not acknowledge");
+}
+
+static int test_drm_probe(void)
+{
+	char name[64] = "", path[32];
+	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+	struct pvmap_info info;
+	int fd, ret;
+
+	ret = guest_load_module(DRM_MODULE, "");
+	if (ret)
+		return fail("load %s: %s", DRM_MODULE, strerror(-ret));
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, DRM_IOCTL_VERSION, &v);
+	close(fd);
+	if (ret || strcmp(name, "pvmap_drm"))
+		return fail("DRM_IOCTL_VERSION: %d, driver '%s'", ret, name);
+	find_stats();
+	if (!stats_path[0])
+		return fail("no pvmap_drm_stats in debugfs");
+	/* pvmap keeps the other apertures */
+	if (find_aperture(PVMAP_KIND_IVSHMEM, path, sizeof(path), &info) ||
+	    find_aperture(PVMAP_KIND_QXL, path, sizeof(path), &info))
+		return fail("pvmap does not have the ivshmem and qxl apertures beside pvmap_drm");
+	if (!find_aperture(PVMAP_KIND_STDVGA, path, sizeof(path), &info))
+		return fail("pvmap bound the std-VGA too (%s)", path);
+	printf("# pvmap_drm on %s, VRAM %lld MiB; pvmap has ivshmem and qxl\n", stats_path,
+	       drm_stat("vram_size: ") >> 20);
+	return 0;
+}
+
+/*
+ * fbcon draws into the fbdev buffer's shadow; pvmap_drm copies the damage
+ * into VRAM through pvmap. Text on tty1, then the counters and the screen.
+ */
+static int test_drm_fbcon(void)
+{
+	static const char text[] = "\033[?25l\033[2J\033[H"	/* no cursor, cleared */
+		"pvmap_drm fbcon: this text reached VRAM through pvmap's atomic maps\n"
+		"0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz\n";
+	long long copies = drm_stat("shadow_copies: "), maps = drm_stat("maps: "), before;
+	int tty, fb, ret;
+	uint8_t *buf;
+	struct stat st;
+	char engine[64] = "";
+
+	tty = open("/dev/tty1", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (tty < 0)
+		return fail("open /dev/tty1: %s", strerror(errno));
+	ret = write(tty, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1 ? 0 : -1;
+	close(tty);
+	if (ret)
+		return fail("write to tty1: %s", strerror(errno));
+	/* the fbdev helper's damage worker runs soon after; wait until it rests */
+	do {
+		before = drm_stat("shadow_copies: ");
+		usleep(300 * 1000);
+	} while (drm_stat("shadow_copies: ") != before);
+	guest_read_file("/sys/module/pvmap_drm/parameters/copy_engine", engine, sizeof(engine));
+	printf("# damage copies %lld -> %lld, engine maps %lld -> %lld, engine %s",
+	       copies, drm_stat("shadow_copies: "), maps, drm_stat("maps: "), engine);
+	if (drm_stat("shadow_copies: ") <= copies || drm_stat("maps: ") <= maps)
+		return fail("the console's text made no damage copy through pvmap");
+	/* what fbcon drew, as /dev/fb0 reads it: the host compares the screen with it */
+	fb = open("/dev/fb0", O_RDONLY | O_CLOEXEC);
+	if (fb < 0 || fstat(fb, &st))
+		return fail("open /dev/fb0: %s", strerror(errno));
+	buf = malloc(1024 * 768 * 4);
+	ret = buf && read(fb, buf, 1024 * 768 * 4) == 1024 * 768 * 4 ? 0 : -1;
+	close(fb);
+	if (ret) {
+		free(buf);
+		return fail("read /dev/fb0: %s", strerror(errno));
+	}
+	ret = hand_to_host(buf, 1024 * 768 * 4);
+	free(buf);
+	if (ret)
+		return ret;
+	printf("# pvmap-host: drm-frame what=fbcon width=1024 height=768 pitch=4096 mode=1024x768\n");
+	return guest_host_sync("drm-frame") ? 0 : fail("host did not acknowledge");
+}
+
+/* The first connector's id; 0 when none. */
+static uint32_t connector_id(int fd)
+{
+	struct drm_mode_card_res res = { 0 };
+	uint32_t conn = 0;
+
+	res.connector_id_ptr = (uintptr_t)&conn;
+	res.count_connectors = 1;
+	if (ioctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) || res.count_connectors < 1)
+		return 0;
+	return conn;
+}
+
+/*
+ * Debian's modetest sets 1024x768 XR24 with its SMPTE pattern; while it
+ * waits for a key, the scanned-out buffer goes to the host, which checks
+ * the screendump against the pattern and against that buffer.
+ */
+static int test_drm_modetest_smpte(void)
+{
+	int to_mt[2], pty, tty, fd, status, ret = 0;
+	struct drm_mode_crtc crtc;
+	uint32_t fbdev_fb;
+	char arg[64], line[512];
+	bool set = false;
+	FILE *out;
+	pid_t pid;
+
+	/* closed again before modetest starts: it must be the DRM master */
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	snprintf(arg, sizeof(arg), "%u:1024x768@XR24", connector_id(fd));
+	fbdev_fb = scanout_fb(fd, &crtc);
+	close(fd);
+	/* its output on a terminal, so that stdio sends each line as it is written */
+	mkdir("/dev/pts", 0755);
+	if (mount("devpts", "/dev/pts", "devpts", 0, "") && errno != EBUSY)
+		return fail("mount devpts: %s", strerror(errno));
+	if (pipe(to_mt) || openpty(&pty, &tty, NULL, NULL, NULL))
+		return fail("pipe or pty: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		dup2(to_mt[0], 0);
+		dup2(tty, 1);
+		dup2(tty, 2);
+		execl(MODETEST, "modetest", "-M", "pvmap_drm", "-s", arg, (char *)NULL);
+		_exit(127);
+	}
+	close(to_mt[0]);
+	close(tty);
+	out = fdopen(pty, "r");
+	printf("# modetest -M pvmap_drm -s %s\n", arg);
+	/* its last line before it waits for a key: "setting mode ...", or a failure */
+	while (out && fgets(line, sizeof(line), out)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		printf("# modetest: %s\n", line);
+		if (strstr(line, "setting mode"))
+			set = true;
+		if (set || strstr(line, "failed to set mode"))
+			break;
+	}
+	if (set) {
+		fd = open_card();
+		ret = fd < 0 ? -1 : frame_to_host(fd, "smpte", fbdev_fb);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (write(to_mt[1], "\n", 1) != 1)
+		ret = fail("cannot tell modetest to stop");
+	close(to_mt[1]);
+	while (out && fgets(line, sizeof(line), out)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		printf("# modetest: %s\n", line);
+	}
+	if (out)
+		fclose(out);
+	waitpid(pid, &status, 0);
+	if (!set)
+		return fail("modetest did not set the mode");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return fail("modetest: status %#x", status);
+	return ret;
+}
+
+/*
+ * 1000 buffers made, mapped, written, read back and destroyed: each one
+ * zeroed when made, the allocator back where it started at the end.
+ */
+static int test_drm_dumb_lifecycle(void)
+{
+	long long used = drm_stat("vram_used: "), buffers = drm_stat("buffers: ");
+	int fd, ret = 0, i;
+	struct dumb b;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < 1000 && !ret; i++) {
+		uint32_t w = 8 + (i * 37) % 600, h = 1 + (i * 53) % 300;
+		uint64_t bad;
+
+		ret = dumb_create(fd, w, h, &b);
+		if (ret) {
+			ret = fail("buffer %d (%ux%u): %s", i, w, h, strerror(-ret));
+			break;
+		}
+		for (uint64_t off = 0; off < b.size && !ret; off += PAGE)
+			if (b.map[off] || b.map[b.size - 1])
+				ret = fail("buffer %d at VRAM %#llx: old bytes at %#llx", i,
+					   (unsigned long long)b.offset, (unsigned long long)off);
+		pvmap_pattern_fill(b.map, b.size, 0xd0d0 + i, 0);
+		bad = pvmap_pattern_check(b.map, b.size, 0xd0d0 + i, 0);
+		if (!ret && bad != b.size)
+			ret = fail("buffer %d: byte %#llx read back wrong", i,
+				   (unsigned long long)bad);
+		if (dumb_destroy(fd, &b) && !ret)
+			ret = fail("DESTROY_DUMB %d: %s", i, strerror(errno));
+	}
+	close(fd);
+	printf("# %d buffers; VRAM used %lld -> %lld bytes, buffers %lld -> %lld\n", i, used,
+	       drm_stat("vram_used: "), buffers, drm_stat("buffers: "));
+	if (!ret && (drm_stat("vram_used: ") != used || drm_stat("buffers: ") != buffers))
+		ret = fail("the VRAM allocator did not come back to where it started");
+	return ret;
+}
+
+/*
+ * Buffers over the whole VRAM, more than vmalloc space could map on i386:
+ * each written through its mmap (the last also through the kernel's upload
+ * path) and read back, then checked by the host in VRAM with pmemsave.
+ */
+static int test_drm_vram_beyond_vmalloc(void)
+{
+	static struct dumb bufs[128];
+	long long vram = drm_stat("vram_size: ");
+	char meminfo[4096], *at;
+	uint64_t top = 0, vmalloc_kib = 0;
+	int fd, n = 0, ret = 0;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (guest_read_file("/proc/meminfo", meminfo, sizeof(meminfo)) > 0 &&
+	    (at = strstr(meminfo, "VmallocTotal:")))
+		vmalloc_kib = strtoull(at + 13, NULL, 10);
+	while (n < 128) {
+		struct dumb *b = &bufs[n];
+		int err = dumb_create(fd, 1920, 1080, b);
+
+		if (err == -ENOMEM || err == -ENOSPC)
+			break;
+		if (err) {
+			ret = fail("buffer %d: %s", n, strerror(-err));
+			break;
+		}
+		/* first and last page: the host reads those */
+		pvmap_pattern_fill(b->map, PAGE, 0xbeef0000 + n, 0);
+		pvmap_pattern_fill(b->map + b->size - PAGE, PAGE, 0xbeef0000 + n, b->size - PAGE);
+		if (b->offset + b->size > top)
+			top = b->offset + b->size;
+		n++;
+	}
+	if (!ret && n) {
+		/* the last buffer's first line again, through the kernel's upload */
+		struct dumb *b = &bufs[n - 1];
+		uint8_t *line = malloc(b->pitch);
+		struct drm_pvmap_drm_upload up = { .handle = b->handle, .width = b->pitch / 4,
+						   .height = 1, .stride = b->pitch,
+						   .data = (uintptr_t)line };
+
+		pvmap_pattern_fill(line, b->pitch, 0x10ad, 0);
+		if (ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up))
+			ret = fail("UPLOAD into the buffer at %#llx: %s",
+				   (unsigned long long)b->offset, strerror(errno));
+		else if (pvmap_pattern_check(b->map, b->pitch, 0x10ad, 0) != b->pitch)
+			ret = fail("the upload at VRAM %#llx does not read back",
+				   (unsigned long long)b->offset);
+		/* the host expects the mmap's pattern there: write it back */
+		pvmap_pattern_fill(b->map, PAGE, 0xbeef0000 + n - 1, 0);
+		free(line);
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		struct dumb *b = &bufs[i];
+
+		if (pvmap_pattern_check(b->map, PAGE, 0xbeef0000 + i, 0) != PAGE ||
+		    pvmap_pattern_check(b->map + b->size - PAGE, PAGE, 0xbeef0000 + i,
+					b->size - PAGE) != PAGE)
+			ret = fail("buffer %d at VRAM %#llx does not read back", i,
+				   (unsigned long long)b->offset);
+		printf("# pvmap-host: drm-bo off=%#llx size=%#llx seed=%#x\n",
+		       (unsigned long long)b->offset, (unsigned long long)b->size, 0xbeef0000 + i);
+	}
+	printf("# %d buffers of 1920x1080, VRAM %#llx of %#llx used up to; vmalloc space %llu MiB\n",
+	       n, (unsigned long long)top, vram, (unsigned long long)vmalloc_kib >> 10);
+	if (!ret && !guest_host_sync("drm-vram"))
+		ret = fail("host did not acknowledge");
+	for (int i = 0; i < n; i++)
+		dumb_destroy(fd, &bufs[i]);
+	close(fd);
+	if (!ret && top + 2 * bufs[0].size < (uint64_t)vram)
+		ret = fail("the buffers stop at %#llx of %#llx", (unsigned long long)top, vram);
+#ifdef __i386__
+	/* the point on i386: more than a whole-BAR ioremap could ever have mapped */
+	if (!ret && (!vmalloc_kib || top <= vmalloc_kib * 1024))
+		ret = fail("VRAM used (%#llx) is no more than vmalloc space", (unsigned long long)top);
+#endif
+	return ret;
+}
+
+static sigjmp_buf bus_env;
+
+static void bus_caught(int sig)
+{
+	siglongjmp(bus_env, sig);
+}
+
+/* Read the byte at @p: the signal that raised, 0 when none did. */
+static int touch(volatile uint8_t *p)
+{
+	struct sigaction sa = { .sa_handler = bus_caught }, old_bus, old_segv;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sig = sigsetjmp(bus_env, 1);
+	if (!sig)
+		(void)*p;
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	return sig;
+}
+
+/*
+ * The host unplugs the std-VGA while this process holds a mapping of a
+ * buffer: the mapping gives SIGBUS, the file's ioctls fail, nothing oopses,
+ * and the module unloads once the file is closed.
+ */
+static int test_drm_unplug(void)
+{
+	struct drm_mode_create_dumb c = { .width = 64, .height = 64, .bpp = 32 };
+	struct dumb b;
+	int fd, sig, ret = 0, i;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (dumb_create(fd, 256, 256, &b)) {
+		close(fd);
+		return fail("CREATE_DUMB: %s", strerror(errno));
+	}
+	memset(b.map, 0x5a, b.size);
+	if (!guest_host_sync("drm-unplug")) {
+		dumb_destroy(fd, &b);
+		close(fd);
+		return fail("host did not unplug");
+	}
+	for (i = 0; i < 100 && access(CARD, F_OK) == 0; i++)
+		usleep(100 * 1000);
+	if (access(CARD, F_OK) == 0)
+		ret = fail("%s still there 10 s after the unplug", CARD);
+	sig = touch(b.map);
+	printf("# after the unplug: reading the mapping raised %s, CREATE_DUMB gives %s\n",
+	       sig == SIGBUS ? "SIGBUS" : sig ? strsignal(sig) : "nothing",
+	       ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) ? strerror(errno) : "a buffer");
+	if (sig != SIGBUS)
+		ret = fail("the mapping survived the unplug (signal %d)", sig);
+	munmap(b.map, b.size);
+	close(fd);
+	i = guest_unload_module("pvmap_drm");
+	if (i)
+		ret = fail("pvmap_drm does not unload: %s", strerror(-i));
+	return ret;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(void);
+} tests[] = {
+	{ "drm_probe", test_drm_probe },
+	{ "drm_fbcon", test_drm_fbcon },
+	{ "drm_modetest_smpte", test_drm_modetest_smpte },
+	{ "drm_dumb_lifecycle", test_drm_dumb_lifecycle },
+	{ "drm_vram_beyond_vmalloc", test_drm_vram_beyond_vmalloc },
+	{ "drm_unplug", test_drm_unplug },
+};
+
+int main(int argc, char **argv)
+{
+	const char *only = argc == 3 && !strcmp(argv[1], "--only") ? argv[2] : NULL;
+	int ntests = sizeof(tests) / sizeof(tests[0]);
+	int planned = 0, pass = 0, failed = 0, n = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 0; i < ntests; i++)
+		planned += !only || !strcmp(only, tests[i].name) || i == 0;
+	printf("KTAP version 1\n1..%d\n", planned);
+	for (int i = 0; i < ntests; i++) {
+		int ret;
+
+		/* every run loads the module first */
+		if (only && i && strcmp(only, tests[i].name))
+			continue;
+		ret = tests[i].fn();
+		if (ret == 0)
+			pass++;
+		else
+			failed++;
+		printf("%s %d %s\n", ret ? "not ok" : "ok", ++n, tests[i].name);
+		tcdrain(STDOUT_FILENO);
+	}
+	printf("# Totals: pass:%d fail:%d skip:0 total:%d\n", pass, failed, planned);
+	return failed ? 1 : 0;
+}
