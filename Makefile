@@ -94,6 +94,11 @@ $(B)/%/pvmap-drm-tests: tests/guest/pvmap-drm-tests.c $(GUEST_LIB) $(UAPI) inclu
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tests/guest/guest.c
 
+# the libdrm client: static, as every guest program (libdrm-dev ships libdrm.a)
+$(B)/%/pvmap-drmfps: tools/pvmap-drmfps.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h | deps
+	@mkdir -p $(@D)
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tests/guest/guest.c -ldrm
+
 $(B)/%/pvmap-bench: tests/guest/pvmap-bench.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
@@ -108,7 +113,8 @@ $(B)/host/gen_init_cpio: | deps
 	@src=$$(tools/guest-kernel.sh --source 6.1 | tail -n 1) && \
 		gcc -O2 -o $@ $$src/usr/gen_init_cpio.c
 
-USER_PROGS = $(foreach p,init pvmap-tests pvmap-demo pvmapctl pvmap-bench pvmap-drm-tests,$(B)/$(1)/$(p))
+USER_PROGS = $(foreach p,init pvmap-tests pvmap-demo pvmapctl pvmap-bench pvmap-drm-tests \
+	pvmap-drmfps,$(B)/$(1)/$(p))
 deb_arch = $(if $(filter x86_64,$(1)),amd64,i386)
 
 .SECONDEXPANSION:
@@ -119,6 +125,7 @@ $(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arc
 	@if [ -f $(B)/$*/pvmap_drm.ko ]; then \
 		echo "file /lib/modules/pvmap_drm.ko $(B)/$*/pvmap_drm.ko 0644 0 0" && \
 		echo "file /bin/pvmap-drm-tests $(B)/$(call arch_of,$*)/pvmap-drm-tests 0755 0 0" && \
+		echo "file /bin/pvmap-drmfps $(B)/$(call arch_of,$*)/pvmap-drmfps 0755 0 0" && \
 		tools/guest/debian-userland.sh $(call deb_arch,$(call arch_of,$*)); \
 	fi >>$(B)/$*/initramfs.list
 	@$(B)/host/gen_init_cpio $(B)/$*/initramfs.list >$@

@@ -384,6 +384,50 @@ static int test_drm_modetest_smpte(void)
 	return ret;
 }
 
+/* Run @argv to its end: its exit status, or -1. */
+static int run(char *const argv[])
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * The project's libdrm client, pvmap-drmfps, with each copy engine and with
+ * user-space mmap writes: every frame read back right after its flip. The
+ * last run leaves its frame to the host's screendump check.
+ */
+static int test_drm_fps_client(void)
+{
+	static const char *const runs[][4] = {
+		{ "--upload", "kernel", "--engine", "ioremap_page" },
+		{ "--upload", "kernel", "--engine", "ioremap_whole" },
+		{ "--upload", "mmap", "--engine", "pvmap" },
+		{ "--upload", "kernel", "--engine", "pvmap" },
+	};
+	int ret = 0;
+
+	for (unsigned int i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		bool last = i + 1 == sizeof(runs) / sizeof(runs[0]);
+		char *argv[] = { "/bin/pvmap-drmfps", "--frames", "4", (char *)runs[i][0],
+				 (char *)runs[i][1], (char *)runs[i][2], (char *)runs[i][3],
+				 last ? "--handoff" : NULL, NULL };
+		int status = run(argv);
+
+		if (status)
+			ret = fail("pvmap-drmfps %s %s %s %s: status %d", runs[i][0], runs[i][1],
+				   runs[i][2], runs[i][3], status);
+	}
+	return ret;
+}
+
 /*
  * 1000 buffers made, mapped, written, read back and destroyed: each one
  * zeroed when made, the allocator back where it started at the end.
@@ -581,6 +625,7 @@ static const struct {
 	{ "drm_probe", test_drm_probe },
 	{ "drm_fbcon", test_drm_fbcon },
 	{ "drm_modetest_smpte", test_drm_modetest_smpte },
+	{ "drm_fps_client", test_drm_fps_client },
 	{ "drm_dumb_lifecycle", test_drm_dumb_lifecycle },
 	{ "drm_vram_beyond_vmalloc", test_drm_vram_beyond_vmalloc },
 	{ "drm_unplug", test_drm_unplug },
