@@ -126,7 +126,14 @@ $(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arc
 		echo "file /lib/modules/pvmap_drm.ko $(B)/$*/pvmap_drm.ko 0644 0 0" && \
 		echo "file /bin/pvmap-drm-tests $(B)/$(call arch_of,$*)/pvmap-drm-tests 0755 0 0" && \
 		echo "file /bin/pvmap-drmfps $(B)/$(call arch_of,$*)/pvmap-drmfps 0755 0 0" && \
-		tools/guest/debian-userland.sh $(call deb_arch,$(call arch_of,$*)); \
+		tools/guest/debian-userland.sh $(call deb_arch,$(call arch_of,$*)) && \
+		kdir=$(call KERNEL_DIR,$*) && \
+		if [ -d $$kdir/pvmap-drm-modules ]; then \
+			echo "dir /lib/modules/drm 0755 0 0" && \
+			for m in $$kdir/pvmap-drm-modules/*.ko; do \
+				echo "file /lib/modules/drm/$${m##*/} $$m 0644 0 0"; \
+			done; \
+		fi; \
 	fi >>$(B)/$*/initramfs.list
 	@$(B)/host/gen_init_cpio $(B)/$*/initramfs.list >$@
 

@@ -21,13 +21,15 @@
 # Cache layout under ${PVMAP_CACHE:-$HOME/.cache/pvmap}:
 #   linux-<debian version>/          an unpacked source (scripts/checkpatch.pl)
 #   kernel/<name>-<key>/             O= build tree: bzImage, Module.symvers
-#   debian/<name>-<package version>/ the unpacked Debian packages
+#   debian/<name>-<package version>/ the unpacked Debian packages, less the
+#                                    image's modules but DRM's (pvmap-drm/)
 # <key> hashes the fragments, the source version and RECIPE, so editing a
 # fragment builds a new tree and leaves the old one for `make clean-cache`.
 set -euo pipefail
 
 # Bump when the build steps below change what a cached kernel contains.
 RECIPE=2
+DEBIAN_RECIPE=2
 BUILT_KERNELS="i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12 i386-nohighmem-prod"
 DEBIAN_KERNELS="deb-686-pae deb-686 deb-amd64"
 
@@ -65,8 +67,8 @@ debian_kernel() {
 	kver=$abi-$flavour
 	pkgver=$(apt-cache show "linux-image-$kver:$arch" | sed -n 's/^Version: //p' | head -n 1)
 	out=$cache/debian/$name-$pkgver
-	[ -f "$out/.pvmap-built" ] || lock
-	if [ ! -f "$out/.pvmap-built" ]; then
+	[ -f "$out/.pvmap-built-$DEBIAN_RECIPE" ] || lock
+	if [ ! -f "$out/.pvmap-built-$DEBIAN_RECIPE" ]; then
 		echo "guest-kernel.sh: fetching Debian's $kver ($pkgver)" >&2
 		rm -rf "$out"
 		mkdir -p "$out/deb" "$out/root"
@@ -79,14 +81,20 @@ debian_kernel() {
 		for deb in "$out"/deb/*.deb; do
 			dpkg-deb -x "$deb" "$out/root"
 		done
-		# The guests load no module of the image: keep its kernel, drop the rest.
+		# The guests load no module of the image but DRM's, for pvmap_drm:
+		# keep those, in load order (pvmap-drm-modules), drop the rest.
+		local mods=$out/root/lib/modules/$kver/kernel/drivers/gpu/drm
+		mkdir -p "$out/root/pvmap-drm"
+		cp "$mods/drm.ko" "$out/root/pvmap-drm/1-drm.ko"
+		cp "$mods/drm_kms_helper.ko" "$out/root/pvmap-drm/2-drm_kms_helper.ko"
 		rm -rf "$out/deb" "$out/root/lib/modules/$kver/kernel"
 		# The headers include the common tree by absolute path: point it
 		# at the unpacked copy.
 		sed -i "s|^include /usr/src/|include $out/root/usr/src/|" \
 			"$out/root/usr/src/linux-headers-$kver/Makefile"
 		ln -sfn "$out/root/boot/vmlinuz-$kver" "$out/root/usr/src/linux-headers-$kver/pvmap-image"
-		touch "$out/.pvmap-built"
+		ln -sfn "$out/root/pvmap-drm" "$out/root/usr/src/linux-headers-$kver/pvmap-drm-modules"
+		touch "$out/.pvmap-built-$DEBIAN_RECIPE"
 	fi
 	echo "$out/root/usr/src/linux-headers-$kver"
 }

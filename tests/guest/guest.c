@@ -9,10 +9,12 @@
 #include <pvmap/pattern.h>
 #include <uapi/pvmap.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -138,6 +140,29 @@ int guest_load_module(const char *path, const char *params)
 	ret = ret ? -errno : 0;
 	close(fd);
 	return ret;
+}
+
+int guest_load_drm(const char *params)
+{
+	struct dirent **names;
+	int n, ret = 0;
+
+	n = scandir("/lib/modules/drm", &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char path[300];
+		int err;
+
+		snprintf(path, sizeof(path), "/lib/modules/drm/%s", names[i]->d_name);
+		if (names[i]->d_name[0] != '.') {
+			err = guest_load_module(path, "");
+			if (err && err != -EEXIST && !ret)
+				ret = err;
+		}
+		free(names[i]);
+	}
+	if (n > 0)
+		free(names);
+	return ret ? ret : guest_load_module(GUEST_DRM_PATH, params);
 }
 
 int guest_unload_module(const char *name)

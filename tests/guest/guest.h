@@ -12,6 +12,7 @@
 
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
 #define GUEST_SELFTEST_PATH	"/lib/modules/pvmap_selftest.ko"
+#define GUEST_DRM_PATH		"/lib/modules/pvmap_drm.ko"
 #define GUEST_DEBUGFS		"/sys/kernel/debug/pvmap"
 #define GUEST_TRACEFS		"/sys/kernel/tracing"
 /* pvmap_selftest's demonstration of a stale mapping; pvmap.ko has none */
@@ -43,6 +44,12 @@ bool guest_host_sync(const char *tag);
 long guest_read_file(const char *path, char *buf, size_t len);
 /* Write @text to @path (a sysfs attribute, say); 0 or -errno. */
 int guest_write_file(const char *path, const char *text);
+
+/*
+ * pvmap_drm.ko with @params, after the DRM modules a Debian kernel has as
+ * modules (/lib/modules/drm/N-NAME.ko, in N's order); 0 or -errno.
+ */
+int guest_load_drm(const char *params);
 
 /* finit_module() / delete_module() without kmod; 0 or -errno. */
 int guest_load_module(const char *path, const char *params);

@@ -32,7 +32,6 @@
 #include <uapi/pvmap.h>
 #include <uapi/pvmap_drm.h>
 
-#define DRM_MODULE	"/lib/modules/pvmap_drm.ko"
 #define CARD		"/dev/dri/card0"
 #define STATS_DIR	"/sys/kernel/debug"
 #define MODETEST	"/bin/modetest"
@@ -224,9 +223,9 @@ static int test_drm_probe(void)
 	struct pvmap_info info;
 	int fd, ret;
 
-	ret = guest_load_module(DRM_MODULE, "");
+	ret = guest_load_drm("");
 	if (ret)
-		return fail("load %s: %s", DRM_MODULE, strerror(-ret));
+		return fail("load %s: %s", GUEST_DRM_PATH, strerror(-ret));
 	fd = open_card();
 	if (fd < 0)
 		return -1;
