@@ -254,6 +254,9 @@ demo: deps host $(B)/i386/initramfs.cpio $(B)/i386-nohighmem/initramfs.cpio
 	@tools/run-guest --guest i386-nohighmem --name demo-nohighmem --ivshmem-size 1G \
 		--vga-mb 0 --qxl-mb 0 --run /bin/pvmap-demo --append pvtest.demo=real-hazard \
 		--show-output --log $(B)/logs/demo-nohighmem.log
+	@tools/run-guest --guest i386-drm --name demo-drm --run /bin/pvmap-demo \
+		--append pvtest.demo=drm --screendump $(B)/demo/screen.png --show-output \
+		--log $(B)/logs/demo-drm.log
 
 # Soak: minutes of mixed load on every vCPU, 100k fuzzed ioctls per arch,
 # repeated hot-unplug; SOAK_SECONDS per soak guest (default 120).
@@ -268,7 +271,8 @@ soak: deps host guests
 # BENCH_README=1 also rewrites the
 # README's summary and docs/bench.md and docs/bench.png from the results.
 BENCH_GUEST := tools/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --smp 4 --timeout 3000
-BENCH_CONFIGS := deb-686-pae i386-nohighmem-prod deb-amd64 deb-amd64-hygiene deb-686-pae-pv
+BENCH_CONFIGS := deb-686-pae i386-nohighmem-prod deb-amd64 deb-amd64-hygiene deb-686-pae-pv \
+	deb-686-pae-drm
 
 bench: deps host guests $(B)/i386-nohighmem-prod/initramfs.cpio
 	@mkdir -p $(B)/bench
@@ -278,6 +282,8 @@ bench: deps host guests $(B)/i386-nohighmem-prod/initramfs.cpio
 	$(BENCH_GUEST) --guest deb-amd64-hygiene --log $(B)/bench/deb-amd64-hygiene.log
 	$(BENCH_GUEST) --guest deb-686-pae --pv --name deb-686-pae-pv --append pvtest.bench=pv \
 		--log $(B)/bench/deb-686-pae-pv.log
+	$(BENCH_GUEST) --guest deb-686-pae --name deb-686-pae-drm --drm-vga-mb 512 \
+		--append pvtest.bench=drm --log $(B)/bench/deb-686-pae-drm.log
 	tools/bench-report $(if $(BENCH_README),--readme README.md) $(B)/bench \
 		$(foreach c,$(BENCH_CONFIGS),$(c)=$(B)/bench/$(c).log)
 	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench.md && cp $(B)/bench/bench.png docs/bench.png)

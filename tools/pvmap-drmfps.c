@@ -270,17 +270,6 @@ int main(int argc, char **argv)
 			}
 		verified++;
 	}
-	ret = wrong ? 1 : 0;
-	if (to_host) {
-		if (handoff(frame, (uint64_t)bufs[0].pitch * h))
-			ret = die("cannot hand the frame to the host (ivshmem aperture)");
-		else
-			printf("# pvmap-host: drm-frame what=fps width=%u height=%u pitch=%u "
-			       "mode=%ux%u\n", w, h, bufs[0].pitch, w, h);
-		/* the host takes its screendump while the frame is on screen */
-		if (!ret && !guest_host_sync("drm-frame"))
-			ret = die("the host did not acknowledge the frame");
-	}
 	if (!engine) {
 		static char current[32];
 		int p = open(ENGINE_PARAM, O_RDONLY | O_CLOEXEC);
@@ -290,6 +279,18 @@ int main(int argc, char **argv)
 		engine = current;
 		if (p >= 0)
 			close(p);
+	}
+	ret = wrong ? 1 : 0;
+	if (to_host) {
+		if (handoff(frame, (uint64_t)bufs[0].pitch * h))
+			ret = die("cannot hand the frame to the host (ivshmem aperture)");
+		else
+			printf("# pvmap-host: drm-frame what=fps width=%u height=%u pitch=%u "
+			       "mode=%ux%u engine=%s upload=%s\n", w, h, bufs[0].pitch, w, h,
+			       engine ? engine : "-", upload);
+		/* the host takes its screendump while the frame is on screen */
+		if (!ret && !guest_host_sync("drm-frame"))
+			ret = die("the host did not acknowledge the frame");
 	}
 	printf("pvmap-drmfps: %d frames of %ux%u, upload %s, engine %s: %.1f frames/s, "
 	       "%d of %d read back wrong\n", frames, w, h, upload, engine, frames / spent, wrong,
