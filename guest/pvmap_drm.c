@@ -8,10 +8,11 @@
  * DRM_IOCTL_MODE_MAP_DUMB and mmap(): write-combining PTEs of the BAR,
  * inserted at fault time. The kernel never writes video memory through a
  * long-lived mapping: it writes a buffer's shadow in RAM (the fbdev
- * console's drawing, DRM_IOCTL_PVMAP_DRM_UPLOAD) and copies the damaged
- * rectangle into VRAM through pvmap's atomic range maps, whose PTEs are
- * cleared and flushed at unmap. The copy_engine parameter swaps in
- * per-page ioremap_wc() or one ioremap_wc() of the buffer, for the bench.
+ * console's drawing) and copies the damaged rectangle into VRAM through
+ * pvmap's atomic range maps, whose PTEs are cleared and flushed at unmap;
+ * DRM_IOCTL_PVMAP_DRM_UPLOAD copies user memory through the same maps. The
+ * copy_engine parameter swaps in per-page ioremap_wc() or one ioremap_wc()
+ * of the buffer, for the bench.
  *
  * Mode setting is the bochs DISPI interface in the MMIO BAR, as
  * drivers/gpu/drm/tiny/bochs.c does it; a buffer is scanned out by pointing
@@ -54,6 +55,8 @@
 
 #include <pvmap/io_mapping.h>
 #include <uapi/pvmap_drm.h>
+
+#include "pvmap_compat.h"
 
 #define PVMAP_DRM_NAME		"pvmap_drm"
 
@@ -232,15 +235,46 @@ static void engine_unmap(int engine, void __iomem *vaddr, unsigned int npages)
 	}
 }
 
+/**
+ * struct pvmap_drm_src - where a copy into VRAM takes its bytes from
+ * @kernel: the buffer's bytes as VRAM holds them (its shadow), or NULL
+ * @user: else the rectangle's first pixel in user memory, or NULL: zeroes
+ * @stride: bytes from one line of @user to the next
+ */
+struct pvmap_drm_src {
+	const u8 *kernel;
+	const u8 __user *user;
+	u64 stride;
+};
+
+/*
+ * Copy @len bytes from user memory to @dst, mapped by @engine: inside
+ * pvmap's atomic map page faults are off, so a page not yet present ends
+ * the copy early. The bytes copied.
+ */
+static u64 pvmap_drm_copy_from_user(int engine, void __iomem *dst, const u8 __user *from,
+				    u64 len)
+{
+	unsigned long left;
+
+	if (engine == PVMAP_DRM_ENGINE_PVMAP)
+		left = copy_from_user_inatomic_nontemporal((void __force *)dst, from, len);
+	else
+		left = copy_from_user((void __force *)dst, from, len);
+	return len - left;
+}
+
 /*
  * Copy rectangle @clip (in pixels) of the image at byte @first of @bo, @pitch
- * bytes a line, from @src, which holds the buffer's bytes as VRAM does, into
- * VRAM: chunks of pages, each mapped once, each line's bytes in it copied.
- * With @src NULL, zero the rectangle.
+ * bytes a line, from @src into VRAM: chunks of pages, each mapped once, each
+ * line's bytes in it copied. A user page that faults inside an atomic map is
+ * faulted in outside it, and the copy goes on from there.
  * Context: process context, @bo->lock held, inside drm_dev_enter().
+ * Return: 0, -ENOMEM when a map fails, -EFAULT when user memory cannot be read.
  */
-static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo, const u8 *src,
-			       u64 pitch, u64 first, const struct drm_rect *clip)
+static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
+			       const struct pvmap_drm_src *src, u64 pitch, u64 first,
+			       const struct drm_rect *clip)
 {
 	int engine = READ_ONCE(copy_engine);
 	unsigned int chunk = engine == PVMAP_DRM_ENGINE_PVMAP ? PVMAP_DRM_CHUNK_PAGES : 1;
@@ -249,12 +283,14 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo, co
 	u64 pos = base + (u64)clip->y1 * pitch + x0;	/* next VRAM byte to write */
 	u64 end = base + (u64)(clip->y2 - 1) * pitch + x0 + width;
 	unsigned int y = clip->y1;
+	u64 faulted_at = U64_MAX;	/* where the last user fault stopped the copy */
 
 	if (engine == PVMAP_DRM_ENGINE_IOREMAP_WHOLE)
 		chunk = bo->base.size >> PAGE_SHIFT;
 	while (pos < end) {
 		u64 lo = pos & PAGE_MASK, hi;
 		unsigned int npages = min_t(u64, chunk, DIV_ROUND_UP(end - lo, PAGE_SIZE));
+		const u8 __user *fault = NULL;
 		void __iomem *vaddr;
 
 		if (engine == PVMAP_DRM_ENGINE_IOREMAP_WHOLE) {
@@ -274,11 +310,23 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo, co
 
 			if (from >= hi)
 				break;
-			if (src)
-				memcpy_toio(vaddr + (from - lo), src + (from - bo->node.start),
-					    to - from);
-			else
+			if (src->kernel) {
+				memcpy_toio(vaddr + (from - lo),
+					    src->kernel + (from - bo->node.start), to - from);
+			} else if (src->user) {
+				const u8 __user *u = src->user +
+					(u64)(y - clip->y1) * src->stride + (from - line);
+				u64 done = pvmap_drm_copy_from_user(engine, vaddr + (from - lo), u,
+								    to - from);
+
+				if (done < to - from) {
+					pos = from + done;
+					fault = u + done;
+					break;
+				}
+			} else {
 				memset_io(vaddr + (from - lo), 0, to - from);
+			}
 			pos = to;
 			if (line + width > hi)
 				break;	/* the line goes on in the next chunk */
@@ -286,6 +334,12 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo, co
 			pos = y < clip->y2 ? base + (u64)y * pitch + x0 : end;
 		}
 		engine_unmap(engine, vaddr, npages);
+		/* fault the page in, once: stopping twice at one byte is EFAULT */
+		if (fault && (engine != PVMAP_DRM_ENGINE_PVMAP || pos == faulted_at ||
+			      fault_in_readable((const char __user *)fault, 1)))
+			return -EFAULT;
+		if (fault)
+			faulted_at = pos;
 	}
 	atomic64_inc(&pd->stats.copies);
 	atomic64_add((u64)drm_rect_height(clip) * width, &pd->stats.bytes);
@@ -296,8 +350,9 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo, co
 static int pvmap_drm_clear_bo(struct pvmap_drm *pd, struct pvmap_drm_bo *bo)
 {
 	struct drm_rect all = DRM_RECT_INIT(0, 0, bo->base.size / 4, 1);
+	struct pvmap_drm_src zeroes = { };
 
-	return pvmap_drm_copy_rect(pd, bo, NULL, bo->base.size, 0, &all);
+	return pvmap_drm_copy_rect(pd, bo, &zeroes, bo->base.size, 0, &all);
 }
 
 /* Copy VRAM into @bo's shadow, page by page through pvmap (the vmap's view). */
@@ -480,6 +535,8 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 	struct drm_pvmap_drm_upload *up = data;
 	struct pvmap_drm *pd = to_pvmap_drm(drm);
 	const u8 __user *from = u64_to_user_ptr(up->data);
+	u64 span = (u64)(up->height - 1) * up->stride + (u64)up->width * 4;
+	struct pvmap_drm_src user = { .user = from, .stride = up->stride };
 	struct drm_gem_object *obj;
 	struct pvmap_drm_bo *bo;
 	struct drm_rect clip;
@@ -487,6 +544,9 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 
 	if (!up->width || !up->height || up->stride < (u64)up->width * 4)
 		return -EINVAL;
+	/* the atomic copy does not check: on i386 a pointer above 4 GiB is none */
+	if (up->data != (unsigned long)up->data || span > ULONG_MAX || !access_ok(from, span))
+		return -EFAULT;
 	obj = drm_gem_object_lookup(file, up->handle);
 	if (!obj)
 		return -ENOENT;
@@ -497,17 +557,27 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 	ret = -ENODEV;
 	if (!drm_dev_enter(drm, &idx))
 		goto out_put;
-	mutex_lock(&bo->lock);
-	ret = pvmap_drm_shadow(pd, bo);
-	for (u32 y = 0; !ret && y < up->height; y++) {
-		u8 *line = bo->shadow + (size_t)(up->y + y) * bo->pitch + (size_t)up->x * 4;
-
-		if (copy_from_user(line, from + (size_t)y * up->stride, (size_t)up->width * 4))
-			ret = -EFAULT;
-	}
 	drm_rect_init(&clip, up->x, up->y, up->width, up->height);
-	if (!ret)
-		ret = pvmap_drm_copy_rect(pd, bo, bo->shadow, bo->pitch, 0, &clip);
+	mutex_lock(&bo->lock);
+	if (!bo->shadow) {
+		/* straight from user memory into VRAM: one copy */
+		ret = pvmap_drm_copy_rect(pd, bo, &user, bo->pitch, 0, &clip);
+	} else {
+		/* a buffer the kernel draws into too (fbdev's): its shadow stays whole */
+		struct pvmap_drm_src shadow = { .kernel = bo->shadow };
+
+		ret = 0;
+		for (u32 y = 0; !ret && y < up->height; y++) {
+			u8 *line = bo->shadow + (size_t)(up->y + y) * bo->pitch +
+				   (size_t)up->x * 4;
+
+			if (copy_from_user(line, from + (size_t)y * up->stride,
+					   (size_t)up->width * 4))
+				ret = -EFAULT;
+		}
+		if (!ret)
+			ret = pvmap_drm_copy_rect(pd, bo, &shadow, bo->pitch, 0, &clip);
+	}
 	mutex_unlock(&bo->lock);
 	drm_dev_exit(idx);
 out_put:
@@ -551,6 +621,7 @@ static int pvmap_drm_fb_dirty(struct drm_framebuffer *fb, struct drm_file *file,
 	struct pvmap_drm *pd = to_pvmap_drm(fb->dev);
 	struct pvmap_drm_bo *bo = to_bo(fb->obj[0]);
 	struct drm_rect all = DRM_RECT_INIT(0, 0, fb->width, fb->height), clip;
+	struct pvmap_drm_src shadow = { .kernel = bo->shadow };
 	int ret = 0, idx;
 	unsigned int i;
 
@@ -568,7 +639,7 @@ static int pvmap_drm_fb_dirty(struct drm_framebuffer *fb, struct drm_file *file,
 			    !drm_rect_intersect(&clip, &r))
 				continue;
 		}
-		ret = pvmap_drm_copy_rect(pd, bo, bo->shadow, fb->pitches[0], fb->offsets[0],
+		ret = pvmap_drm_copy_rect(pd, bo, &shadow, fb->pitches[0], fb->offsets[0],
 					  &clip);
 		if (!ret)
 			atomic64_inc(&pd->stats.shadow_copies);

@@ -2,9 +2,10 @@
 /*
  * pvmap_drm's driver-private ioctls, beside the DRM core's dumb-buffer and
  * KMS ioctls. Frames uploaded with DRM_IOCTL_PVMAP_DRM_UPLOAD reach video
- * memory the way every kernel-side write of pvmap_drm does: into the
- * buffer's shadow in RAM, then a damage copy through pvmap's atomic maps
- * (or, for comparison, the engine the copy_engine parameter names).
+ * memory the way every kernel-side write of pvmap_drm does: through pvmap's
+ * atomic maps (or, for comparison, the engine the copy_engine parameter
+ * names), straight from user memory, or through the buffer's shadow in RAM
+ * when the kernel draws into it too (the fbdev console's buffer).
  */
 #ifndef _UAPI_PVMAP_DRM_H
 #define _UAPI_PVMAP_DRM_H
@@ -28,7 +29,7 @@
  *
  * The rectangle must lie inside the buffer (the buffer's pitch is the one
  * DRM_IOCTL_MODE_CREATE_DUMB returned). EFAULT when @data cannot be read;
- * nothing is copied into video memory then.
+ * the lines before the unreadable byte may have been copied then.
  */
 struct drm_pvmap_drm_upload {
 	__u32 handle;

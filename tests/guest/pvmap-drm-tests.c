@@ -470,6 +470,42 @@ static int test_drm_dumb_lifecycle(void)
 }
 
 /*
+ * Hostile sources for the kernel's upload into @b: user memory never
+ * touched (each page faults inside pvmap's atomic map) at an odd address,
+ * whose zeroes must land; then a source whose second page is unreadable:
+ * EFAULT, and no oops. 0 or -1.
+ */
+static int upload_faults(int fd, struct dumb *b)
+{
+	uint8_t *src = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct drm_pvmap_drm_upload up = { .handle = b->handle, .width = b->pitch / 4,
+					   .height = 1, .stride = b->pitch };
+	int ret = 0;
+
+	if (src == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	memset(b->map, 0xa5, b->pitch);
+	up.data = (uintptr_t)(src + 3);
+	if (ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up))
+		ret = fail("UPLOAD from untouched memory at an odd address: %s", strerror(errno));
+	for (uint32_t i = 0; !ret && i < b->pitch; i++)
+		if (b->map[i])
+			ret = fail("UPLOAD from untouched memory: byte %u is %#x, not 0", i,
+				   b->map[i]);
+	mprotect(src + PAGE, PAGE, PROT_NONE);
+	up.data = (uintptr_t)(src + PAGE - 100);
+	if (!ret && (!ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up) || errno != EFAULT))
+		ret = fail("UPLOAD from partly unreadable memory: %s, not EFAULT",
+			   strerror(errno));
+	munmap(src, 3 * PAGE);
+	if (!ret)
+		printf("# UPLOAD from untouched memory at an odd address: zeroes landed; from "
+		       "partly unreadable memory: EFAULT\n");
+	return ret;
+}
+
+/*
  * Buffers over the whole VRAM, more than vmalloc space could map on i386:
  * each written through its mmap (the last also through the kernel's upload
  * path) and read back, then checked by the host in VRAM with pmemsave.
@@ -520,6 +556,8 @@ static int test_drm_vram_beyond_vmalloc(void)
 		else if (pvmap_pattern_check(b->map, b->pitch, 0x10ad, 0) != b->pitch)
 			ret = fail("the upload at VRAM %#llx does not read back",
 				   (unsigned long long)b->offset);
+		if (!ret)
+			ret = upload_faults(fd, b);
 		/* the host expects the mmap's pattern there: write it back */
 		pvmap_pattern_fill(b->map, PAGE, 0xbeef0000 + n - 1, 0);
 		free(line);
