@@ -187,11 +187,21 @@ def bench_result(**medians):
 
 
 class BenchTargets(unittest.TestCase):
-    """results.json's targets: the seven the issue names, computed from a production run."""
+    """results.json's targets: the eight the issues name, computed from production runs."""
 
     NAMES = ["overhead_vs_mainline_i386", "range16_vs_mainline_i386", "seq_vs_limit_i386",
-             "overhead_vs_ioremap_i386", "stale_pvmap", "misdirected_pvmap",
-             "tlb_ipis_pvmap_4cpu"]
+             "overhead_vs_ioremap_i386", "drm_fps_vs_ioremap_i386", "stale_pvmap",
+             "misdirected_pvmap", "tlb_ipis_pvmap_4cpu"]
+
+    @staticmethod
+    def drm_result(pvmap_fps, ioremap_fps, pvmap_incorrect=False):
+        """A pvtest.bench=drm configuration's result, as bench-report makes it."""
+        way = lambda fps, bad: {"fps": {"median": fps, "min": fps, "max": fps, "n": 7},
+                                "frames_wrong": 0, "screendumps": 7,
+                                "screendumps_differing": 0, "incorrect": bad}
+        return {"meta": {"production": True}, "verified": {}, "stale": {}, "cells": {},
+                "incorrect": [], "drm": {"kernel/pvmap": way(pvmap_fps, pvmap_incorrect),
+                                         "kernel/ioremap_page": way(ioremap_fps, False)}}
 
     def setUp(self):
         self.br = load_bench_report()
@@ -205,11 +215,13 @@ class BenchTargets(unittest.TestCase):
             "seq1m/pvmap_range/1": ("mb_s", 95.0), "seq1m/permanent/1": ("mb_s", 100.0),
             "page/pvmap/4": ("tlb_per_1000", 0.0)})
 
-    def test_seven_targets_computed(self):
-        t = {x["name"]: x for x in self.br.targets({"deb-686-pae": self.res})}
+    def test_eight_targets_computed(self):
+        t = {x["name"]: x for x in self.br.targets({
+            "deb-686-pae": self.res, "deb-686-pae-drm": self.drm_result(300.0, 100.0)})}
         self.assertEqual(list(t), self.NAMES)
         want = {"overhead_vs_mainline_i386": 0.4, "range16_vs_mainline_i386": 0.7,
                 "seq_vs_limit_i386": 0.95, "overhead_vs_ioremap_i386": 15.0,
+                "drm_fps_vs_ioremap_i386": 3.0,
                 "stale_pvmap": 0, "misdirected_pvmap": 0, "tlb_ipis_pvmap_4cpu": 0.0}
         for name, v in want.items():
             self.assertAlmostEqual(t[name]["value"], v, msg=name)
@@ -228,6 +240,16 @@ class BenchTargets(unittest.TestCase):
         t = {x["name"]: x for x in self.br.targets({"deb-686-pae": self.res})}
         self.assertIsNone(t["overhead_vs_mainline_i386"]["value"])
         self.assertFalse(t["overhead_vs_mainline_i386"]["met"])
+
+    def test_drm_incorrect_or_slow_is_not_met(self):
+        t = {x["name"]: x for x in self.br.targets({
+            "deb-686-pae": self.res, "deb-686-pae-drm": self.drm_result(300.0, 100.0, True)})}
+        self.assertIsNone(t["drm_fps_vs_ioremap_i386"]["value"])  # never ranked
+        self.assertFalse(t["drm_fps_vs_ioremap_i386"]["met"])
+        t = {x["name"]: x for x in self.br.targets({
+            "deb-686-pae": self.res, "deb-686-pae-drm": self.drm_result(150.0, 100.0)})}
+        self.assertAlmostEqual(t["drm_fps_vs_ioremap_i386"]["value"], 1.5)
+        self.assertFalse(t["drm_fps_vs_ioremap_i386"]["met"])
 
     def test_no_production_run_measures_nothing(self):
         self.res["meta"]["production"] = False
