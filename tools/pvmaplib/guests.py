@@ -52,6 +52,10 @@ GUESTS = {
                           "--drm-vga-mb", "512"]),
     "x86_64-drm": ("x86_64", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
                               "--drm-vga-mb", "512"]),
+    "deb-686-pae-drm": ("deb-686-pae", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
+                                        "--drm-vga-mb", "512"]),
+    "deb-amd64-drm": ("deb-amd64", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
+                                    "--drm-vga-mb", "512"]),
     "deb-amd64-hygiene-pv": ("deb-amd64", ["--modparams", "hygiene=1", "--expect-pti", "--pv"]),
     # pvmap.ko as `dkms build` made it from `make deb`'s package (tests/check)
     "deb-686-pae-dkms": ("deb-686-pae", ["--initrd", os.path.join(
@@ -80,3 +84,5 @@ CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-
 
 # make check-full adds these: the PV guests on Debian's production kernels
 CHECK_FULL_PV = ["deb-686-pae-pv", "deb-amd64-hygiene-pv"]
+# and pvmap_drm's tests on Debian's production kernels
+CHECK_FULL_DRM = ["deb-686-pae-drm", "deb-amd64-drm"]
