@@ -144,29 +144,6 @@ static int flip(int fd, uint32_t crtc, uint32_t fb)
 	return 0;
 }
 
-/* The last frame, as uploaded, at offset 0 of pvmap's ivshmem aperture. */
-static int handoff(const uint8_t *frame, uint64_t len)
-{
-	for (int i = 0; i < 8; i++) {
-		struct pvmap_info info;
-		struct pvmap_rw rw = { .offset = 0, .length = len, .user_ptr = (uintptr_t)frame };
-		char path[32];
-		int fd, ok;
-
-		snprintf(path, sizeof(path), "/dev/pvmap%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		ok = !ioctl(fd, PVMAP_IOC_INFO, &info) && info.kind == PVMAP_KIND_IVSHMEM &&
-		     info.aperture_size >= len && !ioctl(fd, PVMAP_IOC_PWRITE, &rw) &&
-		     rw.done == len;
-		close(fd);
-		if (ok)
-			return 0;
-	}
-	return -1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *engine = NULL, *upload = "kernel", *image = NULL;
@@ -282,7 +259,7 @@ int main(int argc, char **argv)
 	}
 	ret = wrong ? 1 : 0;
 	if (to_host) {
-		if (handoff(frame, (uint64_t)bufs[0].pitch * h))
+		if (guest_hand_to_host(frame, (uint64_t)bufs[0].pitch * h))
 			ret = die("cannot hand the frame to the host (ivshmem aperture)");
 		else
 			printf("# pvmap-host: drm-frame what=fps width=%u height=%u pitch=%u "

@@ -13,11 +13,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define HOST_SYNC_TIMEOUT_MS	60000
@@ -163,6 +166,86 @@ int guest_load_drm(const char *params)
 	if (n > 0)
 		free(names);
 	return ret ? ret : guest_load_module(GUEST_DRM_PATH, params);
+}
+
+int guest_hand_to_host(const void *buf, uint64_t len)
+{
+	for (int i = 0; i < 8; i++) {
+		struct pvmap_info info;
+		uint64_t done = 0;
+		char path[32];
+		int fd, ret;
+
+		snprintf(path, sizeof(path), "/dev/pvmap%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, PVMAP_IOC_INFO, &info) || info.kind != PVMAP_KIND_IVSHMEM) {
+			close(fd);
+			continue;
+		}
+		ret = info.aperture_size < len ? -1 :
+		      guest_rw(fd, true, 0, (void *)buf, len, &done);
+		close(fd);
+		if (ret || done != len)
+			printf("# %s: PWRITE of %llu bytes for the host: %d, %llu done\n", path,
+			       (unsigned long long)len, ret, (unsigned long long)done);
+		return ret || done != len ? -1 : 0;
+	}
+	printf("# no ivshmem aperture to hand %llu bytes to the host\n", (unsigned long long)len);
+	return -1;
+}
+
+int guest_drm_stats_path(char *path, size_t len)
+{
+	/* the device's PCI name: 0000:00:SS.0 */
+	for (int slot = 0; slot < 32; slot++) {
+		snprintf(path, len, "/sys/kernel/debug/0000:00:%02x.0/pvmap_drm_stats", slot);
+		if (access(path, R_OK) == 0)
+			return 0;
+	}
+	path[0] = '\0';
+	return -1;
+}
+
+int guest_run(char *const argv[])
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static sigjmp_buf touch_env;
+
+static void touch_caught(int sig)
+{
+	siglongjmp(touch_env, sig);
+}
+
+int guest_touch(volatile uint8_t *p, bool write)
+{
+	struct sigaction sa = { .sa_handler = touch_caught }, old_bus, old_segv;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sig = sigsetjmp(touch_env, 1);
+	if (!sig) {
+		if (write)
+			*p = 0x5a;
+		else
+			(void)*p;
+	}
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	return sig;
 }
 
 int guest_unload_module(const char *name)

@@ -51,6 +51,21 @@ int guest_write_file(const char *path, const char *text);
  */
 int guest_load_drm(const char *params);
 
+/*
+ * Hand @len bytes to the host: PWRITE them at offset 0 of pvmap's ivshmem
+ * aperture, whose backing file the host reads. 0, or -1 after a message.
+ */
+int guest_hand_to_host(const void *buf, uint64_t len);
+
+/* pvmap_drm's debugfs stats file (<pci name>/pvmap_drm_stats) in @path; 0 or -1. */
+int guest_drm_stats_path(char *path, size_t len);
+
+/* Run the program @argv[0] with @argv to its end: its exit status, or -1. */
+int guest_run(char *const argv[]);
+
+/* Read (or write) the byte at @p: the signal that raised, 0 when none did. */
+int guest_touch(volatile uint8_t *p, bool write);
+
 /* finit_module() / delete_module() without kmod; 0 or -errno. */
 int guest_load_module(const char *path, const char *params);
 int guest_unload_module(const char *name);

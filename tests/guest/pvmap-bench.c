@@ -475,15 +475,8 @@ static int drm_bench(int runs, int frames)
 			const char *const *p = passes[(i + run - 1) % n];
 			char *argv[] = { "/bin/pvmap-drmfps", "--frames", count, "--upload",
 					 (char *)p[0], "--engine", (char *)p[1], "--handoff", NULL };
-			int status;
-			pid_t pid = fork();
 
-			if (pid == 0) {
-				execv(argv[0], argv);
-				_exit(127);
-			}
-			if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-			    WEXITSTATUS(status)) {
+			if (guest_run(argv)) {
 				printf("pvmap-bench: pvmap-drmfps --upload %s --engine %s failed\n",
 				       p[0], p[1]);
 				failed = 1;

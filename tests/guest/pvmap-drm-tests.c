@@ -33,7 +33,6 @@
 #include <uapi/pvmap_drm.h>
 
 #define CARD		"/dev/dri/card0"
-#define STATS_DIR	"/sys/kernel/debug"
 #define MODETEST	"/bin/modetest"
 #define PAGE		4096ULL
 
@@ -59,20 +58,6 @@ static long long drm_stat(const char *key)
 		return -1;
 	at = strstr(buf, key);
 	return at ? strtoll(at + strlen(key), NULL, 10) : -1;
-}
-
-static void find_stats(void)
-{
-	char buf[256] = "";
-
-	/* the one debugfs directory holding pvmap_drm_stats: 0000:00:0N.0 */
-	for (int slot = 0; slot < 32 && !buf[0]; slot++) {
-		snprintf(stats_path, sizeof(stats_path), STATS_DIR "/0000:00:%02x.0/pvmap_drm_stats",
-			 slot);
-		if (access(stats_path, R_OK) == 0)
-			snprintf(buf, sizeof(buf), "%s", stats_path);
-	}
-	snprintf(stats_path, sizeof(stats_path), "%s", buf);
 }
 
 struct dumb {
@@ -137,29 +122,6 @@ static int find_aperture(uint32_t kind, char *path, size_t len, struct pvmap_inf
 	return -1;
 }
 
-/*
- * Hand @len bytes to the host: PWRITE them at offset 0 of the ivshmem
- * aperture, whose backing file the host reads. 0 or -1.
- */
-static int hand_to_host(const void *buf, uint64_t len)
-{
-	struct pvmap_info info;
-	char path[32];
-	uint64_t done = 0;
-	int fd, ret;
-
-	if (find_aperture(PVMAP_KIND_IVSHMEM, path, sizeof(path), &info) || info.aperture_size < len)
-		return fail("no ivshmem aperture of %llu bytes to hand the frame over",
-			    (unsigned long long)len);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open %s: %s", path, strerror(errno));
-	ret = guest_rw(fd, true, 0, (void *)buf, len, &done);
-	close(fd);
-	return ret || done != len ? fail("PWRITE of the frame: %d, %llu done", ret,
-					 (unsigned long long)done) : 0;
-}
-
 /* The framebuffer the CRTC scans out, its details in *@crtc; 0 when none. */
 static uint32_t scanout_fb(int fd, struct drm_mode_crtc *crtc)
 {
@@ -207,7 +169,7 @@ static int frame_to_host(int fd, const char *what, uint32_t old)
 	map = mmap(NULL, (len + PAGE - 1) & ~(PAGE - 1), PROT_READ, MAP_SHARED, fd, m.offset);
 	if (map == MAP_FAILED)
 		return fail("mmap of the scanned-out buffer: %s", strerror(errno));
-	ret = hand_to_host(map, len);
+	ret = guest_hand_to_host(map, len);
 	munmap(map, (len + PAGE - 1) & ~(PAGE - 1));
 	if (ret)
 		return ret;
@@ -233,8 +195,7 @@ static int test_drm_probe(void)
 	close(fd);
 	if (ret || strcmp(name, "pvmap_drm"))
 		return fail("DRM_IOCTL_VERSION: %d, driver '%s'", ret, name);
-	find_stats();
-	if (!stats_path[0])
+	if (guest_drm_stats_path(stats_path, sizeof(stats_path)))
 		return fail("no pvmap_drm_stats in debugfs");
 	/* pvmap keeps the other apertures */
 	if (find_aperture(PVMAP_KIND_IVSHMEM, path, sizeof(path), &info) ||
@@ -290,7 +251,7 @@ static int test_drm_fbcon(void)
 		free(buf);
 		return fail("read /dev/fb0: %s", strerror(errno));
 	}
-	ret = hand_to_host(buf, 1024 * 768 * 4);
+	ret = guest_hand_to_host(buf, 1024 * 768 * 4);
 	free(buf);
 	if (ret)
 		return ret;
@@ -383,21 +344,6 @@ static int test_drm_modetest_smpte(void)
 	return ret;
 }
 
-/* Run @argv to its end: its exit status, or -1. */
-static int run(char *const argv[])
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 /*
  * The project's libdrm client, pvmap-drmfps, with each copy engine and with
  * user-space mmap writes: every frame read back right after its flip. The
@@ -418,7 +364,7 @@ static int test_drm_fps_client(void)
 		char *argv[] = { "/bin/pvmap-drmfps", "--frames", "4", (char *)runs[i][0],
 				 (char *)runs[i][1], (char *)runs[i][2], (char *)runs[i][3],
 				 last ? "--handoff" : NULL, NULL };
-		int status = run(argv);
+		int status = guest_run(argv);
 
 		if (status)
 			ret = fail("pvmap-drmfps %s %s %s %s: status %d", runs[i][0], runs[i][1],
@@ -590,29 +536,6 @@ static int test_drm_vram_beyond_vmalloc(void)
 	return ret;
 }
 
-static sigjmp_buf bus_env;
-
-static void bus_caught(int sig)
-{
-	siglongjmp(bus_env, sig);
-}
-
-/* Read the byte at @p: the signal that raised, 0 when none did. */
-static int touch(volatile uint8_t *p)
-{
-	struct sigaction sa = { .sa_handler = bus_caught }, old_bus, old_segv;
-	int sig;
-
-	sigaction(SIGBUS, &sa, &old_bus);
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sig = sigsetjmp(bus_env, 1);
-	if (!sig)
-		(void)*p;
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGSEGV, &old_segv, NULL);
-	return sig;
-}
-
 /*
  * The host unplugs the std-VGA while this process holds a mapping of a
  * buffer: the mapping gives SIGBUS, the file's ioctls fail, nothing oopses,
@@ -641,7 +564,7 @@ static int test_drm_unplug(void)
 		usleep(100 * 1000);
 	if (access(CARD, F_OK) == 0)
 		ret = fail("%s still there 10 s after the unplug", CARD);
-	sig = touch(b.map);
+	sig = guest_touch(b.map, false);
 	printf("# after the unplug: reading the mapping raised %s, CREATE_DUMB gives %s\n",
 	       sig == SIGBUS ? "SIGBUS" : sig ? strsignal(sig) : "nothing",
 	       ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) ? strerror(errno) : "a buffer");

@@ -91,33 +91,6 @@ static struct device *find_kind(uint32_t kind)
 	return NULL;
 }
 
-static sigjmp_buf touch_env;
-
-static void touch_caught(int sig)
-{
-	siglongjmp(touch_env, sig);
-}
-
-/* Read (or write) the byte at @p: the signal that raised, 0 when none did. */
-static int touch(volatile uint8_t *p, bool write)
-{
-	struct sigaction sa = { .sa_handler = touch_caught }, old_bus, old_segv;
-	int sig;
-
-	sigaction(SIGBUS, &sa, &old_bus);
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sig = sigsetjmp(touch_env, 1);
-	if (!sig) {
-		if (write)
-			*p = 0x5a;
-		else
-			(void)*p;
-	}
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGSEGV, &old_segv, NULL);
-	return sig;
-}
-
 /* Run on @cpu only; 0 or -1. */
 static int pin_cpu(int cpu)
 {
@@ -350,7 +323,7 @@ static int test_unbind_rebind(void)
 	if (fd < 0)
 		return fail("open %s: %s", devices[0].path, strerror(errno));
 	map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED || touch(map, true)) {
+	if (map == MAP_FAILED || guest_touch(map, true)) {
 		close(fd);
 		return fail("mmap before the unbind: %s", map == MAP_FAILED ? strerror(errno) :
 			    "the first access faulted");
@@ -362,7 +335,7 @@ static int test_unbind_rebind(void)
 	}
 	ret = ioctl(fd, PVMAP_IOC_INFO, &info);
 	err = errno;
-	sig = touch(map, false);
+	sig = guest_touch(map, false);
 	munmap((void *)map, PAGE);
 	close(fd);
 	if (ret != -1 || err != ENODEV)
@@ -2027,13 +2000,13 @@ static int test_mmap_zapped_on_unplug(void)
 		bool ok = map != MAP_FAILED && !pin_cpu(1);
 
 		for (uint64_t i = 0; ok && i < len; i += PAGE)
-			ok = !touch(map + i, true);
+			ok = !guest_touch(map + i, true);
 		h->ready = ok ? 1 : -1;
 		while (ok && !h->go)
 			;
 		if (ok) {
-			h->rsig = touch(map, false);
-			h->wsig = touch(map + PAGE, true);
+			h->rsig = guest_touch(map, false);
+			h->wsig = guest_touch(map + PAGE, true);
 		}
 		h->done = 1;
 		_exit(ok ? 0 : 1);

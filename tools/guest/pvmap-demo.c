@@ -252,12 +252,11 @@ static int drm_demo(void)
 			printf("pvmap-demo: pvmap-drmfps --engine %s failed\n", engines[i]);
 		on_screen("  %s\n", fps);
 	}
-	for (int slot = 0; slot < 32 && !vram[0]; slot++) {
+	{
 		char path[96], stats[1024], *at;
 
-		snprintf(path, sizeof(path), "/sys/kernel/debug/0000:00:%02x.0/pvmap_drm_stats",
-			 slot);
-		if (guest_read_file(path, stats, sizeof(stats)) > 0 &&
+		if (!guest_drm_stats_path(path, sizeof(path)) &&
+		    guest_read_file(path, stats, sizeof(stats)) > 0 &&
 		    (at = strstr(stats, "vram_size: ")))
 			snprintf(vram, sizeof(vram), "%llu MiB",
 				 strtoull(at + 11, NULL, 10) >> 20);
