@@ -290,7 +290,8 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 	while (pos < end) {
 		u64 lo = pos & PAGE_MASK, hi;
 		unsigned int npages = min_t(u64, chunk, DIV_ROUND_UP(end - lo, PAGE_SIZE));
-		const u8 __user *fault = NULL;
+		const u8 __user *fault = NULL;	/* where a user copy stopped ... */
+		u64 unread = 0;			/* ... and the rest of its line */
 		void __iomem *vaddr;
 
 		if (engine == PVMAP_DRM_ENGINE_IOREMAP_WHOLE) {
@@ -322,6 +323,7 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 				if (done < to - from) {
 					pos = from + done;
 					fault = u + done;
+					unread = line + width - pos;
 					break;
 				}
 			} else {
@@ -334,9 +336,13 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 			pos = y < clip->y2 ? base + (u64)y * pitch + x0 : end;
 		}
 		engine_unmap(engine, vaddr, npages);
-		/* fault the page in, once: stopping twice at one byte is EFAULT */
+		/*
+		 * Fault in the rest of the line, not one page: a user copy can
+		 * stop up to a block short of the page that faulted (i386's
+		 * __copy_user_intel_nocache). Stopping twice at one byte is EFAULT.
+		 */
 		if (fault && (engine != PVMAP_DRM_ENGINE_PVMAP || pos == faulted_at ||
-			      fault_in_readable((const char __user *)fault, 1)))
+			      fault_in_readable((const char __user *)fault, unread)))
 			return -EFAULT;
 		if (fault)
 			faulted_at = pos;
