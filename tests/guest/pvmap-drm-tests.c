@@ -230,7 +230,13 @@ static int test_drm_fbcon(void)
 	close(tty);
 	if (ret)
 		return fail("write to tty1: %s", strerror(errno));
-	/* the fbdev helper's damage worker runs soon after; wait until it rests */
+	/*
+	 * The fbdev helper's damage worker copies later, from a workqueue: wait
+	 * (10 s at most, TCG under load is slow) for its first copy, then until
+	 * it rests.
+	 */
+	for (int i = 0; i < 100 && drm_stat("shadow_copies: ") <= copies; i++)
+		usleep(100 * 1000);
 	do {
 		before = drm_stat("shadow_copies: ");
 		usleep(300 * 1000);
