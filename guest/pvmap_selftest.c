@@ -217,18 +217,20 @@ static struct atomic_state atomic_state(void)
 /*
  * After a misused call: the state must be @want (@depth levels of maps
  * above @base); count it in *@bad otherwise, with the first case named.
+ * Without PREEMPT_COUNT (a PREEMPT_NONE kernel without atomic-sleep
+ * debugging) preempt_disable() counts nothing: only page faults nest there.
  */
 static void expect_state(struct selftest_ctx *ctx, struct atomic_state base, int depth,
 			 const char *what, int *bad)
 {
+	int preempt = base.preempt + (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? depth : 0);
 	struct atomic_state now = atomic_state();
 
-	if (now.preempt == base.preempt + depth && now.pagefault == base.pagefault + depth)
+	if (now.preempt == preempt && now.pagefault == base.pagefault + depth)
 		return;
 	if (!(*bad)++)
 		result(ctx, "fail: after %s: preempt_count %d, pagefaults disabled %d; want %d, %d",
-		       what, now.preempt, now.pagefault, base.preempt + depth,
-		       base.pagefault + depth);
+		       what, now.preempt, now.pagefault, preempt, base.pagefault + depth);
 }
 
 /*
