@@ -9,8 +9,10 @@ export PVMAP_CACHE
 
 ARCHES := i386 x86_64
 # Guest kernels (tools/guest-kernel.sh --list): the project's own debug
-# kernels, Linux 6.12 LTS, a NOHIGHMEM i386 kernel and Debian's own.
-KERNELS := i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12 deb-686-pae deb-686 deb-amd64
+# kernels, Linux 6.12 LTS, NOHIGHMEM i386 kernels (6.12's with docs/upstream/'s
+# fix) and Debian's own.
+KERNELS := i386 x86_64 i386-nohighmem i386-nohighmem-6.12-fixed i386-6.12 x86_64-6.12 \
+	deb-686-pae deb-686 deb-amd64
 arch_of = $(if $(filter x86_64% deb-amd64,$(1)),x86_64,i386)
 B := build
 KERNEL_DIR = $$(tools/guest-kernel.sh $(1))
@@ -243,17 +245,23 @@ check: deps host guests deb $(UNIT_BINS)
 	@tests/check
 
 # make check, then what needs the network or more time (tests/check's FULL)
-check-full: deps host guests deb $(UNIT_BINS)
+check-full: deps host guests deb $(UNIT_BINS) $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 	@tests/check --full
 
 # The second guest: the real hazard, in mainline's own io_mapping on a
-# kernel without HIGHMEM, beside pvmap on the same kernel.
-demo: deps host $(B)/i386/initramfs.cpio $(B)/i386-nohighmem/initramfs.cpio
+# kernel without HIGHMEM, beside pvmap on the same kernel; the third: the
+# same on a kernel with docs/upstream/'s fix, where mainline's write faults.
+demo: deps host $(B)/i386/initramfs.cpio $(B)/i386-nohighmem/initramfs.cpio \
+		$(B)/i386-nohighmem-6.12-fixed/initramfs.cpio
 	@tools/run-guest --arch i386 --ivshmem-size 1G --vga-mb 0 --qxl-mb 0 \
 		--run /bin/pvmap-demo --show-output --log $(B)/logs/demo.log
 	@tools/run-guest --guest i386-nohighmem --name demo-nohighmem --ivshmem-size 1G \
 		--vga-mb 0 --qxl-mb 0 --run /bin/pvmap-demo --append pvtest.demo=real-hazard \
 		--show-output --log $(B)/logs/demo-nohighmem.log
+	@tools/run-guest --guest i386-nohighmem-6.12-fixed --name demo-nohighmem-fixed \
+		--ivshmem-size 1G --vga-mb 0 --qxl-mb 0 --run /bin/pvmap-demo \
+		--append pvtest.demo=real-hazard --show-output \
+		--log $(B)/logs/demo-nohighmem-fixed.log
 	@tools/run-guest --guest i386-drm --name demo-drm --run /bin/pvmap-demo \
 		--append pvtest.demo=drm --screendump $(B)/demo/screen.png --show-output \
 		--log $(B)/logs/demo-drm.log
@@ -264,20 +272,22 @@ soak: deps host guests
 	@tests/check --only soak
 
 # Benchmarks on production kernels (the debug kernels are for the tests):
-# Debian's 686-pae and amd64 (hygiene=0 and 1) and a production NOHIGHMEM
-# i386 kernel, 4 vCPUs each; every engine and workload, interleaved, 7 times,
+# Debian's 686-pae and amd64 (hygiene=0 and 1) and production NOHIGHMEM
+# i386 kernels (Linux 6.12 as released, and with docs/upstream/'s fix, where
+# mainline's io_mapping flushes), 4 vCPUs each; every engine and workload, interleaved, 7 times,
 # every pass's bytes checked by the host; then deb-686-pae against pvmap-hv,
 # pvmap natively and through the hypervisor side by side (pvtest.bench=pv).
 # BENCH_README=1 also rewrites the
 # README's summary and docs/bench.md and docs/bench.png from the results.
 BENCH_GUEST := tools/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --smp 4 --timeout 3000
-BENCH_CONFIGS := deb-686-pae i386-nohighmem-prod deb-amd64 deb-amd64-hygiene deb-686-pae-pv \
-	deb-686-pae-drm
+BENCH_CONFIGS := deb-686-pae i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed deb-amd64 \
+	deb-amd64-hygiene deb-686-pae-pv deb-686-pae-drm
 
-bench: deps host guests $(B)/i386-nohighmem-prod/initramfs.cpio
+bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 	@mkdir -p $(B)/bench
 	$(BENCH_GUEST) --guest deb-686-pae --log $(B)/bench/deb-686-pae.log
-	$(BENCH_GUEST) --guest i386-nohighmem-prod --log $(B)/bench/i386-nohighmem-prod.log
+	$(BENCH_GUEST) --guest i386-nohighmem-6.12-prod --log $(B)/bench/i386-nohighmem-6.12-prod.log
+	$(BENCH_GUEST) --guest i386-nohighmem-6.12-fixed --log $(B)/bench/i386-nohighmem-6.12-fixed.log
 	$(BENCH_GUEST) --guest deb-amd64 --log $(B)/bench/deb-amd64.log
 	$(BENCH_GUEST) --guest deb-amd64-hygiene --log $(B)/bench/deb-amd64-hygiene.log
 	$(BENCH_GUEST) --guest deb-686-pae --pv --name deb-686-pae-pv --append pvtest.bench=pv \

@@ -9,7 +9,10 @@
 # Kernels (tools/pvmaplib/guests.py names the guests that boot them):
 #   i386 x86_64             the project's debug kernels, Debian's linux-source-6.1
 #   i386-nohighmem          6.1, NOHIGHMEM and no PAE: 2-level paging
-#   i386-nohighmem-prod     the same without the debug options (make bench)
+#   i386-nohighmem-6.12-prod  6.12, NOHIGHMEM, without the debug options,
+#                           upstream as released (make bench, check-full)
+#   i386-nohighmem-6.12-fixed the same with docs/upstream/'s patches applied,
+#                           release suffix -pvmap-upstream (make check, bench, demo)
 #   i386-6.12 x86_64-6.12   the same debug fragments on Debian's linux-source-6.12
 #   deb-686-pae deb-686 deb-amd64
 #                           Debian bookworm's own current linux-image and
@@ -20,6 +23,9 @@
 #
 # Cache layout under ${PVMAP_CACHE:-$HOME/.cache/pvmap}:
 #   linux-<debian version>/          an unpacked source (scripts/checkpatch.pl)
+#   linux-<debian version>+upstream-<key>/
+#                                    the same with docs/upstream/ applied:
+#                                    hard links but for the files it patches
 #   kernel/<name>-<key>/             O= build tree: bzImage, Module.symvers
 #   debian/<name>-<package version>/ the unpacked Debian packages, less the
 #                                    image's modules but DRM's (pvmap-drm/)
@@ -30,7 +36,7 @@ set -euo pipefail
 # Bump when the build steps below change what a cached kernel contains.
 RECIPE=2
 DEBIAN_RECIPE=2
-BUILT_KERNELS="i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12 i386-nohighmem-prod"
+BUILT_KERNELS="i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12 i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed"
 DEBIAN_KERNELS="deb-686-pae deb-686 deb-amd64"
 
 name=${1:?usage: guest-kernel.sh KERNEL | --list | --source 6.1|6.12}
@@ -120,13 +126,45 @@ unpack_source() {
 	fi
 }
 
+# The patches of docs/upstream/, in order; their diffs key the patched source.
+upstream_patches() {
+	ls "$here"/../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-
+}
+
+upstream_key() {
+	local p
+	for p in $(upstream_patches); do
+		sed -n '/^diff --git /,/^-- $/p' "$p"
+	done | sha256sum | cut -c1-12
+}
+
+# patched_source: $src with docs/upstream/'s patches applied, in a copy of
+# hard links whose patched files are copies of their own; $src names it.
+patched_source() {
+	local dst=$src+upstream-$(upstream_key) p f
+	if [ ! -f "$dst/.pvmap-patched" ]; then
+		echo "guest-kernel.sh: applying docs/upstream/ to a copy of $src" >&2
+		rm -rf "$dst"
+		cp -al "$src" "$dst"
+		for p in $(upstream_patches); do
+			for f in $(sed -n 's|^+++ b/||p' "$p"); do
+				cp --remove-destination "$src/$f" "$dst/$f"
+			done
+			patch -d "$dst" -p1 --forward --quiet <"$p" ||
+				{ echo "guest-kernel.sh: $p does not apply to $src" >&2; exit 1; }
+		done
+		touch "$dst/.pvmap-patched"
+	fi
+	src=$dst
+}
+
 built_kernel() {
 	local arch srcname frags=() srcver key out
 	case "$name" in
 	i386* | x86_64*) arch=${name%%-*} ;;
 	esac
 	case "$name" in
-	*-6.12) srcname=linux-source-6.12 ;;
+	*-6.12 | *-6.12-*) srcname=linux-source-6.12 ;;
 	*) srcname=linux-source-6.1 ;;
 	esac
 	frags=("$here/guest/kconfig/common.config")
@@ -135,7 +173,10 @@ built_kernel() {
 	*) frags+=("$here/guest/kconfig/$arch.config") ;;
 	esac
 	case "$name" in
-	*-prod) frags+=("$here/guest/kconfig/production.config") ;;
+	*-prod | *-fixed) frags+=("$here/guest/kconfig/production.config") ;;
+	esac
+	case "$name" in
+	*-fixed) frags+=("$here/guest/kconfig/upstream-fixes.config") ;;
 	esac
 	# The make check guests of pvmap_drm boot these two.
 	case "$name" in
@@ -146,6 +187,9 @@ built_kernel() {
 	source_dir "$srcname"
 	srcver=${src##*/linux-}
 	key=$(cat "${frags[@]}" <(echo "$srcver $name recipe $RECIPE") | sha256sum | cut -c1-12)
+	case "$name" in
+	*-fixed) key=$(echo "$key $(upstream_key)" | sha256sum | cut -c1-12) ;;
+	esac
 	out=$cache/kernel/$name-$key
 
 	if [ -f "$out/.pvmap-built" ]; then
@@ -158,6 +202,9 @@ built_kernel() {
 		return
 	fi
 	unpack_source "$srcname"
+	case "$name" in
+	*-fixed) patched_source ;;
+	esac
 
 	echo "guest-kernel.sh: building the $name kernel in $out (a few minutes)" >&2
 	rm -rf "$out"

@@ -17,6 +17,12 @@
 #define GUEST_TRACEFS		"/sys/kernel/tracing"
 /* pvmap_selftest's demonstration of a stale mapping; pvmap.ko has none */
 #define GUEST_HAZARD_PARAM	"/sys/module/pvmap_selftest/parameters/hazard_demo"
+/*
+ * In the release of the kernels built with docs/upstream/'s patches
+ * (tools/guest/kconfig/upstream-fixes.config): mainline's io_mapping flushes
+ * on unmap there without HIGHMEM, as it does not upstream.
+ */
+#define GUEST_UPSTREAM_FIXES	"-pvmap-upstream"
 
 /*
  * Value of "pvtest.@key=" on the kernel command line copied into @buf, or

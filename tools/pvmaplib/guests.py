@@ -17,7 +17,10 @@ KERNELS = {
     "i386": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.1"),
     "x86_64": ("x86_64", "-", "project debug kernel, Linux 6.1"),
     "i386-nohighmem": ("i386", "NOHIGHMEM", "project debug kernel, Linux 6.1"),
-    "i386-nohighmem-prod": ("i386", "NOHIGHMEM", "project production kernel, Linux 6.1 (bench)"),
+    "i386-nohighmem-6.12-prod": ("i386", "NOHIGHMEM",
+                                 "project production kernel, Linux 6.12 LTS as released"),
+    "i386-nohighmem-6.12-fixed": ("i386", "NOHIGHMEM", "project production kernel, Linux 6.12 LTS "
+                                  "with docs/upstream/'s kmap_local flush"),
     "i386-6.12": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.12 LTS"),
     "x86_64-6.12": ("x86_64", "-", "project debug kernel, Linux 6.12 LTS"),
     "deb-686-pae": ("i386", "HIGHMEM64G (PAE)", "Debian bookworm linux-image-686-pae"),
@@ -34,8 +37,10 @@ GUESTS = {
     # a 4 GiB aperture, which SeaBIOS places above 4 GiB: PAE must reach it
     "i386-4g": ("i386", ["--ivshmem-size", "4G", "--vga-mb", "0", "--qxl-mb", "0"]),
     "i386-nohighmem": ("i386-nohighmem", []),
-    # make bench only: the same kernel without its debug options
-    "i386-nohighmem-prod": ("i386-nohighmem-prod", []),
+    # mainline's io_mapping without HIGHMEM, upstream as released (make bench,
+    # make check-full) and with docs/upstream/'s patch (make check, bench, demo)
+    "i386-nohighmem-6.12-prod": ("i386-nohighmem-6.12-prod", []),
+    "i386-nohighmem-6.12-fixed": ("i386-nohighmem-6.12-fixed", []),
     "i386-6.12": ("i386-6.12", []),
     "x86_64-6.12": ("x86_64-6.12", []),
     "deb-686-pae": ("deb-686-pae", []),
@@ -78,7 +83,8 @@ def kernel_dir(kernel):
 
 # make check boots these with the whole suite (make check-full: the same,
 # plus the soak-style extras of tests/check).
-CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
+CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem",
+         "i386-nohighmem-6.12-fixed", "i386-6.12",
          "x86_64-6.12", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene",
          "i386-pv", "x86_64-hygiene-pv", "i386-drm", "x86_64-drm"]
 
@@ -86,3 +92,5 @@ CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-
 CHECK_FULL_PV = ["deb-686-pae-pv", "deb-amd64-hygiene-pv"]
 # and pvmap_drm's tests on Debian's production kernels
 CHECK_FULL_DRM = ["deb-686-pae-drm", "deb-amd64-drm"]
+# and the upstream kmap_local bug on 6.12 as released (the expected failure)
+CHECK_FULL_UPSTREAM = ["i386-nohighmem-6.12-prod"]
