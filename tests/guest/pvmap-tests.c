@@ -280,6 +280,41 @@ static int test_reads_host_pattern(void)
 	return mainline_pattern("mainline_check", d, off, len, seed);
 }
 
+static uint64_t random_u64(void)
+{
+	uint64_t v = 0;
+
+	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
+		v = (uint64_t)rand() << 32 | (uint64_t)rand();
+	return v;
+}
+
+static bool host_pattern(uint64_t *off, uint64_t *len, uint64_t *seed)
+{
+	unsigned long long o, l, s;
+	char arg[96];
+
+	if (!guest_cmdline_get("hostpat", arg, sizeof(arg)) ||
+	    sscanf(arg, "%llx:%llx:%llx", &o, &l, &s) != 3)
+		return false;
+	*off = o;
+	*len = l;
+	*seed = s;
+	return true;
+}
+
+/*
+ * True when [@off, +@len) overlaps the host's pattern, which
+ * pread_host_pattern and mmap_read_host_pattern read back after the tests
+ * that write at random offsets: those must leave it alone.
+ */
+static bool hits_host_pattern(uint64_t off, uint64_t len)
+{
+	uint64_t hoff, hlen, seed;
+
+	return host_pattern(&hoff, &hlen, &seed) && off < hoff + hlen && hoff < off + len;
+}
+
 static int test_writes_guest_pattern(void)
 {
 	uint64_t off, seed, rnd[2];
@@ -292,6 +327,8 @@ static int test_writes_guest_pattern(void)
 	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
 		return fail("getrandom: %s", strerror(errno));
 	off = rnd[0] % (d->info.aperture_size - GUEST_PAT_LEN);
+	while (hits_host_pattern(off, GUEST_PAT_LEN))
+		off = random_u64() % (d->info.aperture_size - GUEST_PAT_LEN);
 	seed = rnd[1];
 	if (mainline_pattern("mainline_fill", d, off, GUEST_PAT_LEN, seed))
 		return -1;
@@ -422,15 +459,6 @@ static int open_ivshmem(struct device **dp)
 	return fd;
 }
 
-static uint64_t random_u64(void)
-{
-	uint64_t v = 0;
-
-	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
-		v = (uint64_t)rand() << 32 | (uint64_t)rand();
-	return v;
-}
-
 /* PWRITE the pattern; @announce: the host checks it at the next handshake. */
 static int pwrite_pattern(int fd, uint64_t off, uint64_t len, uint64_t seed, bool announce)
 {
@@ -468,30 +496,20 @@ static int test_pwrite_random_offsets(void)
 		uint64_t len = 1 + random_u64() % (3 * 64 * 1024 + 777);
 		uint64_t off = i * slice + random_u64() % (slice - len + 1);
 
+		while (i != 0 && i != 23 && hits_host_pattern(off, len))
+			off = i * slice + random_u64() % (slice - len + 1);
 		if (i == 0)
 			off = 0;				/* the first byte */
 		if (i == 23)
 			off = d->info.aperture_size - len;	/* the last byte */
+		if (hits_host_pattern(off, len))
+			continue;	/* the first or last byte is the host's */
 		ret = pwrite_pattern(fd, off, len, random_u64(), true);
 	}
 	close(fd);
 	if (!guest_host_sync("pattern"))
 		return fail("host did not acknowledge the patterns");
 	return ret;
-}
-
-static bool host_pattern(uint64_t *off, uint64_t *len, uint64_t *seed)
-{
-	unsigned long long o, l, s;
-	char arg[96];
-
-	if (!guest_cmdline_get("hostpat", arg, sizeof(arg)) ||
-	    sscanf(arg, "%llx:%llx:%llx", &o, &l, &s) != 3)
-		return false;
-	*off = o;
-	*len = l;
-	*seed = s;
-	return true;
 }
 
 static int test_pread_host_pattern(void)
@@ -530,7 +548,9 @@ static int test_mmap_write(void)
 	fd = open_ivshmem(&d);
 	if (fd < 0)
 		return -1;
-	off = (random_u64() % (d->info.aperture_size / PAGE - 3)) * PAGE;
+	do
+		off = (random_u64() % (d->info.aperture_size / PAGE - 3)) * PAGE;
+	while (hits_host_pattern(off, len));
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
 	close(fd);
 	if (p == MAP_FAILED)
