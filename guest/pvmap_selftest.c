@@ -1046,6 +1046,12 @@ static const u8 *bench_src(const struct bench *b, u64 offset)
 	return b->src + ((u32)offset & (BENCH_PERIOD - PAGE_SIZE));
 }
 
+/* The @i-th page of a walk over @pages pages: a stride, not a neighbour. */
+static u64 spread_page_offset(u32 pages, unsigned int i)
+{
+	return (u64)((i * 7919U) % pages) << PAGE_SHIFT;
+}
+
 /*
  * Map one page at @offset through the engine; NULL if it cannot. Inline,
  * like bench_unmap_page(): under TCG every call and return of the bench's
@@ -1222,7 +1228,7 @@ static int test_bench(struct selftest_ctx *ctx, const char *engine, const char *
 	t0 = ktime_get_ns();
 	for (i = 0; i < iters && !ret; i++) {
 		if (!strcmp(workload, "page")) {
-			off = (u64)((i * 7919U) % wpages) << PAGE_SHIFT;
+			off = spread_page_offset(wpages, i);
 			ret = bench_write(&b, off, 1);
 			bytes += PAGE_SIZE;
 			ops++;
@@ -1363,7 +1369,7 @@ static int test_bench_overhead(struct selftest_ctx *ctx, const char *engine, uns
 			t[j] = ktime_get_ns();
 			for (n = 0; n < OVH_BLOCK_PAGES && !ret; n++) {
 				u32 idx = k * OVH_BLOCK_PAGES + n;
-				u64 off = (u64)((idx * 7919U) % half) << PAGE_SHIFT;
+				u64 off = spread_page_offset(half, idx);
 
 				if (engine_now)
 					ret = bench_write(&b, off + ((u64)half << PAGE_SHIFT), 1);
@@ -1417,7 +1423,7 @@ static int test_bench_stale(struct selftest_ctx *ctx, const char *engine, unsign
 		return result(ctx, "fail: %s: no single-page map to probe", engine);
 	}
 	for (i = 0; i < count; i++) {
-		u64 off = (u64)((i * 7919U) % pages) << PAGE_SHIFT;
+		u64 off = spread_page_offset(pages, i);
 
 		/* the probe must run where the map did (ioremap sleeps: no preempt_disable) */
 		migrate_disable();
@@ -1451,11 +1457,6 @@ static int test_bench_stale(struct selftest_ctx *ctx, const char *engine, unsign
  */
 #define FLUSH_TAG	0x70760000U
 
-static u64 flush_probe_offset(u32 pages, unsigned int i)
-{
-	return (u64)((i * 7919U) % pages) << PAGE_SHIFT;
-}
-
 static int test_io_mapping_flush(struct selftest_ctx *ctx, const char *engine,
 				 unsigned int count)
 {
@@ -1481,7 +1482,7 @@ static int test_io_mapping_flush(struct selftest_ctx *ctx, const char *engine,
 	/* one CPU throughout: the TLB entries in question are this CPU's */
 	migrate_disable();
 	for (i = 0; i < count; i++) {
-		p = bench_map_page(&b, flush_probe_offset(pages, i));
+		p = bench_map_page(&b, spread_page_offset(pages, i));
 		__flush_tlb_one_user((unsigned long)p);
 		saved[i] = readl(p);
 		writel(FLUSH_TAG | i, p);
@@ -1489,13 +1490,13 @@ static int test_io_mapping_flush(struct selftest_ctx *ctx, const char *engine,
 		__flush_tlb_one_user((unsigned long)p);
 	}
 	for (i = 0; i < count; i++) {
-		p = bench_map_page(&b, flush_probe_offset(pages, i));
+		p = bench_map_page(&b, spread_page_offset(pages, i));
 		misdirected += readl(p) != (FLUSH_TAG | i);
 		bench_unmap_page(&b, p);
 		usable += !faults(p);
 	}
 	for (i = 0; i < count; i++) {
-		p = bench_map_page(&b, flush_probe_offset(pages, i));
+		p = bench_map_page(&b, spread_page_offset(pages, i));
 		__flush_tlb_one_user((unsigned long)p);
 		writel(saved[i], p);
 		bench_unmap_page(&b, p);

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -168,32 +169,48 @@ int guest_load_drm(const char *params)
 	return ret ? ret : guest_load_module(GUEST_DRM_PATH, params);
 }
 
-int guest_hand_to_host(const void *buf, uint64_t len)
+int guest_open_kind(uint32_t kind, struct pvmap_info *info, char *path, size_t len)
 {
 	for (int i = 0; i < 8; i++) {
-		struct pvmap_info info;
-		uint64_t done = 0;
-		char path[32];
-		int fd, ret;
+		int fd;
 
-		snprintf(path, sizeof(path), "/dev/pvmap%d", i);
+		snprintf(path, len, "/dev/pvmap%d", i);
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		if (ioctl(fd, PVMAP_IOC_INFO, &info) || info.kind != PVMAP_KIND_IVSHMEM) {
-			close(fd);
-			continue;
-		}
-		ret = info.aperture_size < len ? -1 :
-		      guest_rw(fd, true, 0, (void *)buf, len, &done);
+		if (!ioctl(fd, PVMAP_IOC_INFO, info) && info->kind == kind)
+			return fd;
 		close(fd);
-		if (ret || done != len)
-			printf("# %s: PWRITE of %llu bytes for the host: %d, %llu done\n", path,
-			       (unsigned long long)len, ret, (unsigned long long)done);
-		return ret || done != len ? -1 : 0;
 	}
-	printf("# no ivshmem aperture to hand %llu bytes to the host\n", (unsigned long long)len);
 	return -1;
+}
+
+bool guest_upstream_fixes(void)
+{
+	struct utsname uts;
+
+	return !uname(&uts) && strstr(uts.release, GUEST_UPSTREAM_FIXES);
+}
+
+int guest_hand_to_host(const void *buf, uint64_t len)
+{
+	struct pvmap_info info;
+	uint64_t done = 0;
+	char path[32];
+	int fd, ret;
+
+	fd = guest_open_kind(PVMAP_KIND_IVSHMEM, &info, path, sizeof(path));
+	if (fd < 0) {
+		printf("# no ivshmem aperture to hand %llu bytes to the host\n",
+		       (unsigned long long)len);
+		return -1;
+	}
+	ret = info.aperture_size < len ? -1 : guest_rw(fd, true, 0, (void *)buf, len, &done);
+	close(fd);
+	if (ret || done != len)
+		printf("# %s: PWRITE of %llu bytes for the host: %d, %llu done\n", path,
+		       (unsigned long long)len, ret, (unsigned long long)done);
+	return ret || done != len ? -1 : 0;
 }
 
 int guest_drm_stats_path(char *path, size_t len)

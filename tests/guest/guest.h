@@ -57,6 +57,17 @@ int guest_write_file(const char *path, const char *text);
  */
 int guest_load_drm(const char *params);
 
+struct pvmap_info;
+
+/*
+ * The first /dev/pvmapN whose aperture is of @kind (PVMAP_KIND_*), opened
+ * read-write, its INFO in *@info and its path in @path: the fd, or -1.
+ */
+int guest_open_kind(uint32_t kind, struct pvmap_info *info, char *path, size_t len);
+
+/* True when the running kernel was built with docs/upstream/ (GUEST_UPSTREAM_FIXES). */
+bool guest_upstream_fixes(void);
+
 /*
  * Hand @len bytes to the host: PWRITE them at offset 0 of pvmap's ivshmem
  * aperture, whose backing file the host reads. 0, or -1 after a message.

@@ -106,20 +106,12 @@ static int dumb_destroy(int fd, struct dumb *b)
 /* The first pvmap aperture of @kind: its /dev node in @path; 0 or -1. */
 static int find_aperture(uint32_t kind, char *path, size_t len, struct pvmap_info *info)
 {
-	for (int i = 0; i < 8; i++) {
-		int fd;
+	int fd = guest_open_kind(kind, info, path, len);
 
-		snprintf(path, len, "/dev/pvmap%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!ioctl(fd, PVMAP_IOC_INFO, info) && info->kind == kind) {
-			close(fd);
-			return 0;
-		}
-		close(fd);
-	}
-	return -1;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
 }
 
 /* The framebuffer the CRTC scans out, its details in *@crtc; 0 when none. */

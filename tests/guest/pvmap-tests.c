@@ -1778,7 +1778,7 @@ static int test_mainline_nohighmem_flushes(void)
 		return fail("facilities: %s", res);
 	highmem = atoi(hm + 8);
 	uname(&uts);
-	fixed = strstr(uts.release, GUEST_UPSTREAM_FIXES);
+	fixed = guest_upstream_fixes();
 	for (unsigned int i = 0; i < 2; i++) {
 		snprintf(args, sizeof(args), "%s %u", engines[i], FLUSH_PROBES);
 		if (kernel_selftest_args("io_mapping_flush", args, res, sizeof(res)))

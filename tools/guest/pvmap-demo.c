@@ -106,13 +106,13 @@ static int write_banner(const struct utsname *uts)
 /* Open /dev/pvmap0 (the ivshmem aperture) and read its INFO; 0 on success. */
 static int ivshmem_info(struct pvmap_info *info)
 {
-	int fd = open("/dev/pvmap0", O_RDWR | O_CLOEXEC), ret;
+	char path[32];
+	int fd = guest_open_kind(PVMAP_KIND_IVSHMEM, info, path, sizeof(path));
 
 	if (fd < 0)
 		return -1;
-	ret = ioctl(fd, PVMAP_IOC_INFO, info);
 	close(fd);
-	return ret || info->kind != PVMAP_KIND_IVSHMEM ? -1 : 0;
+	return 0;
 }
 
 static int hazard_round(const char *mode)
@@ -181,7 +181,7 @@ static int real_hazard(void)
 	       "pvmap-demo: HIGHMEM (%s, %s): page A is mapped\n"
 	       "pvmap-demo: through the engine, written and unmapped, then the guest writes\n"
 	       "pvmap-demo: through the old pointer at once.\n", uts.release,
-	       strstr(uts.release, GUEST_UPSTREAM_FIXES) ? "with the fix of docs/upstream/" :
+	       guest_upstream_fixes() ? "with the fix of docs/upstream/" :
 	       "upstream as released");
 	for (unsigned int i = 0; i < 2; i++) {
 		if (guest_selftest_args("stale_write", info.aperture_base, info.aperture_size,
