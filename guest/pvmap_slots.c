@@ -232,6 +232,12 @@ static __always_inline void pvmap_slots_pop(struct pvmap_cpu_slots *s, unsigned 
 		m = s->stack[depth - 1];
 		pvmap_irq_point();
 		pvmap_slots_clear(s, &m);
+		/*
+		 * A free entry is never marked released: a push fills its
+		 * entry after reserving it, and an interrupt popping in
+		 * between must not follow a mark left from this map.
+		 */
+		WRITE_ONCE(s->stack[depth - 1].released, false);
 		/* Released only now that they are clear: slots, then the entry. */
 		barrier();
 		WRITE_ONCE(s->top, m.slot);

@@ -401,16 +401,17 @@ static unsigned int task_map_unmap(unsigned int npages)
 	return wrong;
 }
 
-static int test_irq_at_every_point(void)
+/*
+ * One pass of an interrupt at every point of task maps of 1, 16 and 64
+ * pages; the core must already be begun. @before, if set, runs (with no
+ * interrupt) before each task map. Adds to @points, @landed and @bad.
+ */
+static void irq_every_point_pass(void (*before)(void), unsigned int *points,
+				 unsigned int *landed, unsigned int *bad)
 {
 	static const unsigned int task_sizes[] = { 1, 16, 64 };
-	unsigned int points = 0, landed = 0, bad = 0, stale, warnings = pvmap_shim_warnings;
-	struct pvstub_counts c;
 	void *probe;
-	bool ok;
 
-	if (!core_begin(true, false))
-		return 0;
 	probe = pvmap_slots_map(TASK_PFN, 1, __pgprot(PROT_WC));
 	irq.slot0 = (uintptr_t)probe;
 	pvmap_slots_unmap(probe, 1);
@@ -420,9 +421,9 @@ static int test_irq_at_every_point(void)
 
 		irq.target = 0;
 		irq.seen = 0;
-		bad += task_map_unmap(task);
+		*bad += task_map_unmap(task);
 		npoints = irq.seen;
-		points += npoints;
+		*points += npoints;
 		most = PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS - task;
 
 		for (unsigned int n = 1; n <= most && n <= PVMAP_SLOTS_PER_CPU; n++) {
@@ -432,25 +433,123 @@ static int test_irq_at_every_point(void)
 				irq.npages = n;
 				irq.ran = 0;
 				irq.wrong = 0;
+				if (before) {
+					pvmap_shim_irq_hook = NULL;
+					before();
+					pvmap_shim_irq_hook = irq_body;
+				}
 				if (task_map_unmap(task) || irq.wrong || irq.ran != 1)
-					bad++;
-				landed += irq.ran;
+					(*bad)++;
+				*landed += irq.ran;
 			}
 		}
 	}
 	pvmap_shim_irq_hook = NULL;
-	stale = revoke_range(TASK_PFN, PVMAP_SLOTS_PER_CPU) +
-		revoke_range(IRQ_PFN, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
+}
+
+/* Nothing live, nothing stale, no violation, no warning beyond @warnings. */
+static bool core_at_rest(unsigned int warnings, unsigned int *stale, uint64_t *violations)
+{
+	struct pvstub_counts c;
+
+	*stale = revoke_range(TASK_PFN, PVMAP_SLOTS_PER_CPU) +
+		 revoke_range(IRQ_PFN, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
 	pvstub_counts(pvmap_pte_stub.hv, &c);
+	*violations = c.violations;
+	return !*stale && !c.violations && !pvmap_pte_stub.errors && !pvmap_slots_live(0) &&
+	       !pvmap_shim_preempt_count[0] && !pvmap_shim_pagefault_disabled[0] &&
+	       pvmap_shim_warnings == warnings;
+}
+
+static int test_irq_at_every_point(void)
+{
+	unsigned int points = 0, landed = 0, bad = 0, stale, warnings = pvmap_shim_warnings;
+	uint64_t violations;
+	bool ok;
+
+	if (!core_begin(true, false))
+		return 0;
+	irq_every_point_pass(NULL, &points, &landed, &bad);
+	ok = core_at_rest(warnings, &stale, &violations) && landed && !bad;
 	printf("# %u interrupt points in task maps of 1, 16 and 64 pages; %u interrupts of "
 	       "1..64 pages (up to 16 when the task holds 64) landed, one at each point; "
 	       "%u cases wrong, %u stale at revoke, "
-	       "%" PRIu64 " violations\n", points, landed, bad, stale, c.violations);
-	ok = landed && !bad && !stale && !c.violations && !pvmap_pte_stub.errors &&
-	     !pvmap_slots_live(0) && !pvmap_shim_preempt_count[0] &&
-	     !pvmap_shim_pagefault_disabled[0] && pvmap_shim_warnings == warnings;
+	       "%" PRIu64 " violations\n", points, landed, bad, stale, violations);
 	core_end();
 	return ok;
+}
+
+/* The misused unmaps irq_after_misuse makes before each correct map. */
+#define MISUSE_A	(APERTURE_FIRST + 0x300)
+#define MISUSE_B	(APERTURE_FIRST + 0x400)
+static unsigned int misuse_kind;
+
+static void misuse(void)
+{
+	void *a = pvmap_slots_map(MISUSE_A, 1, __pgprot(PROT_WC));
+	void *b = pvmap_slots_map(MISUSE_B, 2, __pgprot(PROT_WC));
+
+	if (!a || !b)
+		return;
+	switch (misuse_kind) {
+	case 0:		/* an address no live map returned */
+		pvmap_slots_unmap((void *)0x1000, 0);
+		pvmap_slots_unmap(b, 2);
+		pvmap_slots_unmap(a, 1);
+		break;
+	case 1:		/* out of order: a released under b, popped with it */
+		pvmap_slots_unmap(a, 1);
+		pvmap_slots_unmap(b, 2);
+		break;
+	case 2:		/* the innermost with the wrong size */
+		pvmap_slots_unmap(b, 1);
+		pvmap_slots_unmap(a, 1);
+		break;
+	default:	/* an unmap with nothing live */
+		pvmap_slots_unmap(b, 2);
+		pvmap_slots_unmap(a, 1);
+		pvmap_slots_unmap(a, 1);
+		break;
+	}
+}
+
+/*
+ * irq_map_at_every_point again, each correct map right after a misused
+ * unmap of each kind: the misuse gives its WARN and must leave nothing
+ * that a later map, or an interrupt nesting in it, trips over. Out of
+ * order, the released mark of a popped entry is such a thing: an
+ * interrupt between a push's reservation and its fill would follow it
+ * and pop the stale entry (clearing another map's page, and leaving the
+ * new map mapped after its unmap).
+ */
+static int test_irq_after_misuse(void)
+{
+	static const char *const kinds[] = {
+		"an address no map returned", "out of order", "the wrong size", "nothing live",
+	};
+	unsigned int stale, warnings;
+	uint64_t violations;
+	bool all = true;
+
+	for (misuse_kind = 0; misuse_kind < sizeof(kinds) / sizeof(kinds[0]); misuse_kind++) {
+		unsigned int points = 0, landed = 0, bad = 0, misuses;
+		bool ok;
+
+		if (!core_begin(true, false))
+			return 0;
+		warnings = pvmap_shim_warnings;
+		irq_every_point_pass(misuse, &points, &landed, &bad);
+		/* one WARN per misuse, and nothing else */
+		misuses = pvmap_shim_warnings - warnings;
+		ok = misuses == landed && core_at_rest(pvmap_shim_warnings, &stale, &violations) &&
+		     landed && !bad && !revoke_range(MISUSE_A, 1) && !revoke_range(MISUSE_B, 2);
+		printf("# after each misuse (%s): %u interrupts landed at %u points, "
+		       "%u cases wrong, %u stale at revoke, %" PRIu64 " violations, %u warnings\n",
+		       kinds[misuse_kind], landed, points, bad, stale, violations, misuses);
+		all = all && ok;
+		core_end();
+	}
+	return all;
 }
 
 /*
@@ -560,7 +659,7 @@ int main(void)
 {
 	struct ktap k;
 
-	ktap_begin(&k, "hypervisor-stub", 12);
+	ktap_begin(&k, "hypervisor-stub", 13);
 	ktap_result(&k, test_pwrite_batched(), "pwrite_1mib_batched_2_per_16_pages");
 	ktap_result(&k, test_pwrite_naive(), "pwrite_1mib_naive_3_per_page");
 	ktap_result(&k, test_unmap_without_clear(), "unmap_without_clear_violates");
@@ -568,6 +667,7 @@ int main(void)
 	ktap_result(&k, test_refusals(), "refusals");
 	ktap_result(&k, test_core_depth_overflow(), "core_depth_overflow_warns");
 	ktap_result(&k, test_irq_at_every_point(), "irq_map_at_every_point");
+	ktap_result(&k, test_irq_after_misuse(), "irq_after_misuse");
 	ktap_result(&k, test_core_misuse(), "core_misuse_restores_state");
 	ktap_result(&k, test_header_maps(), "header_maps_and_refusals");
 	ktap_result(&k, test_trace_decode(), "trace_decode");
