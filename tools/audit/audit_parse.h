@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Parsers of pvmap-audit: QMP reply lines, and the text of the human-monitor
- * commands it runs (info pci, info cpus, info tlb) and of pvmap's live table
- * (debugfs pvmap/live). Pure functions on untrusted text: fuzzed by
- * tools/audit/fuzz_audit.c.
+ * Parsers of pvmap-audit: the QMP byte stream (framed into lines by a
+ * reader that any byte source can drive), QMP reply lines, the text of the
+ * human-monitor commands it runs (info pci, info cpus, info registers,
+ * info tlb, xp) and pvmap's live table (debugfs pvmap/live); and the JSON
+ * quoting of what it prints. Pure functions on untrusted text: fuzzed by
+ * tools/audit/fuzz_audit.c, unit-tested by tests/unit/test_audit.c.
+ *
+ * Nothing here drops what it cannot hold: a parser that stops short says
+ * so, and pvmap-audit then exits 2 (could not check), never 0.
  */
 #ifndef PVMAP_AUDIT_PARSE_H
 #define PVMAP_AUDIT_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* --- the QMP stream ------------------------------------------------------- */
 
 enum qmp_line {
 	QMP_MALFORMED,
@@ -22,9 +30,64 @@ enum qmp_line {
 /*
  * Classify one line (without its newline) of a QMP stream. For QMP_RETURN
  * with a string value and for QMP_ERROR, *text receives a malloc()ed,
- * decoded copy (the caller frees it); otherwise it is set to NULL.
+ * decoded copy (UTF-8; the caller frees it); otherwise it is set to NULL.
+ * A string with an escaped NUL (\u0000), a raw control character or a bad
+ * escape is malformed: decoded text is never silently cut short.
  */
 enum qmp_line qmp_classify(const char *line, char **text);
+
+/* A source of bytes: > 0 bytes read, 0 end of stream, < 0 a -errno. */
+typedef long (*qmp_read_fn)(void *ctx, char *buf, size_t len);
+
+/* Frames a QMP stream into lines, whatever the sizes of the reads. */
+struct qmp_reader {
+	qmp_read_fn read;
+	void *ctx;
+	size_t max_line;	/* the longest line (reply) accepted, in bytes */
+	char *buf;
+	size_t len, cap;
+	size_t scanned;		/* buf[0, scanned) holds no newline */
+	size_t line_bytes;	/* bytes of the current line read so far */
+};
+
+enum qmp_read_status {
+	QMP_READ_OK = 0,
+	QMP_READ_CLOSED = -1,	/* the stream ended between lines */
+	QMP_READ_CUT = -2,	/* the stream ended inside a line: a reply cut short */
+	QMP_READ_TOO_LONG = -3,	/* a line over max_line bytes */
+	QMP_READ_NUL = -4,	/* a NUL byte: never part of QMP's JSON */
+	QMP_READ_IO = -5,	/* the source failed: r->error holds its -errno */
+	QMP_READ_NOMEM = -6,
+};
+
+void qmp_reader_init(struct qmp_reader *r, qmp_read_fn read, void *ctx, size_t max_line);
+void qmp_reader_free(struct qmp_reader *r);
+
+/*
+ * The next line, without its newline (and a '\r' before it), in *line
+ * (malloc()ed). On an error *line is NULL; *errnum gets the source's
+ * errno for QMP_READ_IO.
+ */
+int qmp_read_line(struct qmp_reader *r, char **line, int *errnum);
+
+/*
+ * The next reply: greetings and events are skipped. 0: a return, *text
+ * its decoded string (malloc()ed) or NULL when it is not a string. 1: a
+ * QMP error, its description in @err. -1: no reply (the stream ended,
+ * was cut short, went over the limit, or is malformed), why in @err.
+ */
+int qmp_next_reply(struct qmp_reader *r, char **text, char *err, size_t errlen);
+
+/*
+ * @s (@n bytes) as a JSON string with its quotes, malloc()ed: printable
+ * ASCII only. Quotes, backslashes and control characters are escaped,
+ * valid UTF-8 becomes \u escapes (surrogate pairs above U+FFFF) and each
+ * byte that is not valid UTF-8 becomes U+FFFD; *lossy (if not NULL) says
+ * whether there was one.
+ */
+char *json_quote(const char *s, size_t n, bool *lossy);
+
+/* --- the guest's configuration ---------------------------------------------- */
 
 #define AUDIT_MAX_APERTURES	8
 
@@ -36,28 +99,140 @@ struct aperture {
 	const char *kind;	/* "ivshmem", "stdvga", "qxl" */
 };
 
-/* The virtual-GPU apertures in `info pci` text; how many (at most @max). */
+/*
+ * The virtual-GPU apertures in `info pci` text: how many there are, of
+ * which the first @max are stored. A count over @max means some were not.
+ */
 int parse_info_pci(const char *text, struct aperture *ap, int max);
 
-/* vCPUs in `info cpus` text. */
-int parse_info_cpus(const char *text);
+/*
+ * The vCPUs in `info cpus` text: how many there are (-1: a line that is
+ * not a vCPU's), the first @max of their cpu-index values in @index.
+ */
+int parse_info_cpus(const char *text, int *index, int max);
+
+enum paging {
+	PAGING_OFF,		/* CR0.PG clear */
+	PAGING_2LEVEL,		/* i386 without PAE: 4 KiB, and 4 MiB pages under CR4.PSE */
+	PAGING_PAE,		/* i386 PAE: 4 KiB and 2 MiB pages */
+	PAGING_4LEVEL,		/* x86_64: 4 KiB, 2 MiB and 1 GiB pages */
+	PAGING_5LEVEL,		/* x86_64 with CR4.LA57 */
+};
+
+struct cpu_paging {
+	enum paging mode;
+	bool pse;		/* CR4.PSE */
+	uint64_t cr3;
+	int cpl;
+};
+
+const char *paging_name(enum paging mode);
+
+/* A vCPU's paging mode from its `info registers` text; 0, or -1 when it cannot tell. */
+int parse_info_registers(const char *text, struct cpu_paging *p);
+
+/* `xp /1gx` or `xp /1wx` text for physical address @addr: 0 and *val, or -1. */
+int parse_xp(const char *text, uint64_t addr, uint64_t *val);
+
+/* --- page tables (info tlb) --------------------------------------------------- */
+
+#define TLB_4K		(1ULL << 12)
+#define TLB_2M		(1ULL << 21)
+#define TLB_4M		(1ULL << 22)
+#define TLB_1G		(1ULL << 30)
 
 struct tlb_entry {
 	uint64_t va;
 	uint64_t pa;
-	uint64_t size;		/* 4 KiB, or 2 MiB for a 'P' (large) entry */
+	uint64_t size;		/* the page's size: 4 KiB, 2 or 4 MiB, 1 GiB */
+	/*
+	 * size_known false: a large page of 4- or 5-level paging that `info
+	 * tlb` prints as it prints a 2 MiB one (size is 2 MiB here) and that
+	 * may be a 1 GiB one (va and pa 1 GiB-aligned, nothing else listed in
+	 * the rest of that GiB): only its page-directory-pointer entry tells.
+	 * pa_known false: a 4 MiB page of 2-level paging, whose PSE-36 address
+	 * bits (above 4 GiB) `info tlb` leaves out: pa holds the low 32 bits.
+	 * tlb_resolve() reads the entries and settles both.
+	 */
+	bool size_known, pa_known;
 	char flags[10];		/* QEMU's XGPDACTUW letters */
 };
 
-/* One `info tlb` line; 0 when it is a mapping, -1 otherwise. */
-int parse_tlb_line(const char *line, struct tlb_entry *e);
+#define TLB_FLAG_U	7	/* flags[TLB_FLAG_U] == 'U': the leaf allows user access */
+
+/*
+ * One `info tlb` line under @p's mode (QEMU's format: "VA: PA FLAGS", each
+ * address in hex, FLAGS nine of XGPDACTUW or '-'): 0 when it is a
+ * mapping, -1 when it is not one QEMU could print in that mode.
+ */
+int parse_tlb_line(const char *line, const struct cpu_paging *p, struct tlb_entry *e);
+
+/*
+ * Every mapping of an `info tlb` reply, in order, to @fn (which stops the
+ * scan by returning nonzero: that value is returned). A size that the
+ * order of the lines settles is settled. -1 with the reason in @err: a
+ * line that is not a mapping, lines out of order, or no lines at all.
+ */
+typedef int (*tlb_fn)(void *ctx, const struct tlb_entry *e);
+int tlb_scan(const char *text, const struct cpu_paging *p, tlb_fn fn, void *ctx,
+	     char *err, size_t errlen);
+
+/* Reads @bytes (4 or 8) of guest-physical memory at @addr: 0, or -1. */
+typedef int (*phys_read_fn)(void *ctx, uint64_t addr, int bytes, uint64_t *val);
+
+/*
+ * Settle @e's size (1 GiB or 2 MiB) or its address above 4 GiB (PSE-36)
+ * from the page-table entries that map it, read through @rd: 0, or -1
+ * when they cannot be read or do not map @e as `info tlb` said.
+ */
+int tlb_resolve(const struct cpu_paging *p, struct tlb_entry *e, phys_read_fn rd, void *ctx);
+
+/*
+ * The first kernel address for the address-space layout of @mode: the
+ * user half ends there. 0 for 2-level and PAE paging, where it depends on
+ * the kernel's PAGE_OFFSET (VMSPLIT): given, or page_offset_infer()ed.
+ */
+uint64_t user_top(enum paging mode);
+
+/* The PAGE_OFFSETs of Linux's VMSPLIT choices, i386. */
+#define AUDIT_N_PAGE_OFFSETS	5
+extern const uint64_t audit_page_offsets[AUDIT_N_PAGE_OFFSETS];
+
+/* Kernel (U clear) bytes that map pa at pa + each candidate PAGE_OFFSET. */
+struct page_offset_votes {
+	uint64_t bytes[AUDIT_N_PAGE_OFFSETS];
+};
+void page_offset_vote(struct page_offset_votes *v, const struct tlb_entry *e);
+/* The PAGE_OFFSET whose direct map the votes show (at least 1 MiB of it, alone), or 0. */
+uint64_t page_offset_infer(const struct page_offset_votes *v);
+
+enum audit_kind { KIND_USER, KIND_KERNEL, KIND_UNDECIDED };
+
+/*
+ * A process's mapping (user) or the kernel's: user when the entry allows
+ * user access (U) and lies below @top, the first kernel address. With @top
+ * 0 (a 32-bit guest whose PAGE_OFFSET is unknown) a U entry at or above
+ * 1 GiB, the lowest PAGE_OFFSET, is KIND_UNDECIDED.
+ */
+enum audit_kind audit_classify(const struct tlb_entry *e, uint64_t top);
+
+/* Bytes of [pa, pa + size) inside the union of the apertures. */
+uint64_t aperture_overlap(uint64_t pa, uint64_t size, const struct aperture *ap, int nap);
+
+/* --- pvmap's live table ------------------------------------------------------- */
 
 struct live_range {
 	uint64_t va;
 	uint64_t npages;
 };
 
-/* pvmap/live lines "VA NPAGES KIND" (hex, decimal); how many (at most @max). */
-int parse_live(const char *text, struct live_range *r, int max);
+/*
+ * pvmap/live lines "VA NPAGES KIND" (hex, decimal) into *r (malloc()ed,
+ * sorted by va, grown as needed): how many, or -1 (out of memory).
+ */
+long parse_live(const char *text, struct live_range **r);
+
+/* Whether [va, va + len) lies wholly inside the sorted live ranges. */
+bool live_covers(const struct live_range *r, long n, uint64_t va, uint64_t len);
 
 #endif

@@ -3,127 +3,144 @@
  * pvmap-audit: find stale mappings of virtual-GPU apertures in running QEMU
  * guests, from the host, over QMP.
  *
- *   pvmap-audit [--json] [--live FILE] [--aperture BASE:SIZE] SOCKET [...]
+ *   pvmap-audit [--json] [--max-reply BYTES] [--max-mappings N] [--timeout S]
+ *               [--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET [...]
  *
  * For each guest: the apertures' guest-physical ranges from `info pci` (and
  * each --aperture given for that SOCKET: a range a device held before it
- * was unplugged, say), the vCPUs from `info cpus`, then each vCPU's page
- * tables (`info tlb` with that vCPU's cpu-index).
- * Every kernel virtual address that maps an aperture page is compared with
- * what pvmap says is live (--live: the guest's debugfs pvmap/live, for the
- * SOCKET that follows); one that pvmap does not account for is stale.
- * Mappings in the user half are listed as user mappings (a process's mmap),
- * not as stale. Exit: 0 clean, 1 stale mappings found, 2 could not audit.
+ * was unplugged, say), the vCPUs from `info cpus`, then each vCPU's paging
+ * mode (`info registers`) and page tables (`info tlb`, with that vCPU's
+ * cpu-index). Large pages count at their true size: 4 MiB (2-level), 2 MiB,
+ * 1 GiB; where `info tlb` cannot tell a 1 GiB page from a 2 MiB one, or
+ * leaves out a 4 MiB page's address bits above 4 GiB, the entries are
+ * read (`xp`).
+ * A mapping is a process's (user) when its entry allows user access and it
+ * lies below the kernel's first address: the 4- or 5-level layout's, or on
+ * i386 PAGE_OFFSET (VMSPLIT), given with --page-offset or inferred from the
+ * direct map. Every other mapping of an aperture page is the kernel's and
+ * compared with what pvmap says is live (--live: the guest's debugfs
+ * pvmap/live, for the SOCKET that follows); one that pvmap does not
+ * account for is stale.
+ * Exit: 0 clean, 1 stale mappings found, 2 could not check (everything).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "audit_parse.h"
 
-#define MAX_LIVE	4096
-#define MAX_FOUND	4096
+#define MAX_VCPUS		64
+#define MAX_LIVE_FILE		(64u << 20)
+
+/* what a guest may make the auditor hold; more is "could not check" (exit 2) */
+static size_t max_reply = 256u << 20;		/* --max-reply: bytes of one QMP reply */
+static size_t max_mappings = 1u << 22;		/* --max-mappings: aperture mappings */
+static int reply_timeout_s = 120;		/* --timeout: seconds for one reply */
 
 struct found {
 	struct tlb_entry e;
-	unsigned int vcpus;	/* bit mask */
+	uint64_t vcpus;		/* bit i: the i-th vCPU of `info cpus` */
+	uint64_t overlap;	/* bytes of aperture it maps */
 	const char *kind;	/* "stale", "live", "user" */
 };
 
 struct guest {
 	const char *socket, *live_file;
-	char error[256];
-	struct aperture ap[AUDIT_MAX_APERTURES];
+	uint64_t page_offset;			/* --page-offset; 0: inferred */
+	char error[512];
+	struct aperture ap[2 * AUDIT_MAX_APERTURES];
 	struct aperture given[AUDIT_MAX_APERTURES];	/* --aperture */
 	int nap, ngiven, ncpus;
-	struct live_range live[MAX_LIVE];
-	int nlive;
-	struct found found[MAX_FOUND];
-	int nfound;
-	int nstale, nlivemaps, nuser;
+	int cpu_index[MAX_VCPUS];
+	enum paging mode;
+	uint64_t top;				/* the first kernel address; 0: unknown */
+	const char *split;			/* how top was found */
+	struct live_range *live;
+	long nlive;
+	struct found *found;
+	size_t nfound, capfound;
+	size_t nstale, nlivemaps, nuser;
+	uint64_t bytes_stale, bytes_live, bytes_user;
 };
 
-struct qmp {
+struct conn {
 	int fd;
-	char *buf;
-	size_t len, cap;
+	struct qmp_reader r;
+	struct timespec deadline;
 };
 
-static int qmp_readline(struct qmp *q, char **line)
+static long ms_left(const struct timespec *deadline)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+}
+
+/* The reader's source: the socket, within the reply's deadline. */
+static long sock_read(void *ctx, char *buf, size_t len)
+{
+	struct conn *c = ctx;
+
 	for (;;) {
-		char *nl = memchr(q->buf, '\n', q->len);
+		struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+		long left = ms_left(&c->deadline);
 		ssize_t n;
+		int rc;
 
-		if (nl) {
-			size_t l = nl - q->buf;
-
-			*line = strndup(q->buf, l);
-			memmove(q->buf, nl + 1, q->len - l - 1);
-			q->len -= l + 1;
-			return *line ? 0 : -ENOMEM;
-		}
-		if (q->len + 65536 > q->cap) {
-			char *more = realloc(q->buf, q->cap * 2 + 65536);
-
-			if (!more)
-				return -ENOMEM;
-			q->buf = more;
-			q->cap = q->cap * 2 + 65536;
-		}
-		n = read(q->fd, q->buf + q->len, q->cap - q->len);
-		if (n <= 0)
-			return n ? -errno : -ECONNRESET;
-		q->len += n;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		rc = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
+		if (rc < 0 && errno != EINTR)
+			return -errno;
+		if (rc <= 0)
+			continue;
+		n = read(c->fd, buf, len);
+		if (n >= 0)
+			return n;
+		/* a peer that closes with our command unread: the end of the stream */
+		if (errno == ECONNRESET)
+			return 0;
+		if (errno != EINTR && errno != EAGAIN)
+			return -errno;
 	}
 }
 
-/* Run @json; its string result in *out (malloc()ed), or an error in @err. */
-static int qmp_call(struct qmp *q, const char *json, char **out, char *err, size_t errlen)
+static void start_deadline(struct conn *c)
 {
-	size_t len = strlen(json);
+	clock_gettime(CLOCK_MONOTONIC, &c->deadline);
+	c->deadline.tv_sec += reply_timeout_s;
+}
+
+/* Run @json; the reply's string in *out (malloc()ed; NULL when not a string). */
+static int qmp_call(struct conn *c, const char *json, char **out, char *err, size_t errlen)
+{
+	size_t len = strlen(json), done = 0;
 
 	*out = NULL;
-	if (write(q->fd, json, len) != (ssize_t)len) {
-		snprintf(err, errlen, "QMP write: %s", strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		char *line, *text;
-		int rc = qmp_readline(q, &line);
+	while (done < len) {
+		/* MSG_NOSIGNAL: a guest that went away is an error, not SIGPIPE */
+		ssize_t n = send(c->fd, json + done, len - done, MSG_NOSIGNAL);
 
-		if (rc) {
-			snprintf(err, errlen, "QMP read: %s", strerror(-rc));
-			return -1;
-		}
-		switch (qmp_classify(line, &text)) {
-		case QMP_EVENT:
-		case QMP_GREETING:
-			free(line);
+		if (n < 0 && errno == EINTR)
 			continue;
-		case QMP_RETURN:
-			free(line);
-			*out = text ? text : strdup("");
-			return 0;
-		case QMP_ERROR:
-			snprintf(err, errlen, "QMP error: %s", text ? text : "(no description)");
-			free(text);
-			free(line);
-			return -1;
-		default:
-			snprintf(err, errlen, "malformed QMP reply: %.80s", line);
-			free(line);
+		if (n <= 0) {
+			snprintf(err, errlen, "QMP write: %s", n ? strerror(errno) : "nothing written");
 			return -1;
 		}
+		done += (size_t)n;
 	}
+	start_deadline(c);
+	return qmp_next_reply(&c->r, out, err, errlen) ? -1 : 0;
 }
 
 /*
@@ -131,7 +148,7 @@ static int qmp_call(struct qmp *q, const char *json, char **out, char *err, size
  * human-monitor-command runs in a monitor of its own: a "cpu N" before it
  * would not carry over, so the vCPU goes in its cpu-index argument.
  */
-static int hmp(struct qmp *q, const char *cmd, int cpu, char **out, char *err, size_t errlen)
+static int hmp(struct conn *c, const char *cmd, int cpu, char **out, char *err, size_t errlen)
 {
 	char json[256], index[32] = "";
 
@@ -140,149 +157,372 @@ static int hmp(struct qmp *q, const char *cmd, int cpu, char **out, char *err, s
 	snprintf(json, sizeof(json),
 		 "{\"execute\": \"human-monitor-command\", \"arguments\": {\"command-line\": \"%s\"%s}}\n",
 		 cmd, index);
-	return qmp_call(q, json, out, err, errlen);
+	if (qmp_call(c, json, out, err, errlen))
+		return -1;
+	if (!*out) {
+		snprintf(err, errlen, "QMP: `%s` returned no text", cmd);
+		return -1;
+	}
+	return 0;
 }
 
-static bool is_live(const struct guest *g, uint64_t va)
+/* The guest-physical memory the tables are in, read with `xp`. */
+static int phys_read(void *ctx, uint64_t addr, int bytes, uint64_t *val)
 {
-	for (int i = 0; i < g->nlive; i++)
-		if (va - g->live[i].va < g->live[i].npages * 4096)
-			return true;
-	return false;
+	struct conn *c = ctx;
+	char cmd[64], err[256], *text;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "xp /1%cx %#" PRIx64, bytes == 4 ? 'w' : 'g', addr);
+	if (hmp(c, cmd, -1, &text, err, sizeof(err)))
+		return -1;
+	rc = parse_xp(text, addr, val);
+	free(text);
+	return rc;
 }
 
-/* i386 kernels start at 3 GiB; x86_64 ones in the upper canonical half. */
-static bool is_user(uint64_t va, bool is64)
-{
-	return is64 ? va < 0xffff800000000000ULL : va < 0xc0000000ULL;
-}
+/* One vCPU's `info tlb`, scanned. */
+struct scan {
+	struct guest *g;
+	struct conn *c;
+	const struct cpu_paging *p;
+	int vcpu;			/* position in g->cpu_index */
+	struct page_offset_votes votes;
+	bool above_4g;			/* an aperture ends above 4 GiB */
+};
 
-static void note(struct guest *g, const struct tlb_entry *e, unsigned int cpu)
+static int scan_entry(void *ctx, const struct tlb_entry *entry)
 {
-	for (int i = 0; i < g->nfound; i++)
-		if (g->found[i].e.va == e->va && g->found[i].e.pa == e->pa) {
-			g->found[i].vcpus |= 1u << cpu;
-			return;
+	struct scan *s = ctx;
+	struct guest *g = s->g;
+	struct tlb_entry e = *entry;
+	uint64_t overlap;
+
+	if (s->p->mode <= PAGING_PAE)
+		page_offset_vote(&s->votes, &e);
+	/* a 1 GiB page that might be one, or a 4 MiB page's address above 4 GiB */
+	if ((!e.size_known && aperture_overlap(e.pa, TLB_1G, g->ap, g->nap)) ||
+	    (!e.pa_known && (s->above_4g || aperture_overlap(e.pa, e.size, g->ap, g->nap)))) {
+		if (tlb_resolve(s->p, &e, phys_read, s->c)) {
+			snprintf(g->error, sizeof(g->error), "vCPU %d: cannot read the page-table "
+				 "entries of the large page at va %#" PRIx64 " (xp): could not tell "
+				 "its size or address", g->cpu_index[s->vcpu], e.va);
+			return 1;
 		}
-	if (g->nfound < MAX_FOUND)
-		g->found[g->nfound++] = (struct found){ .e = *e, .vcpus = 1u << cpu };
+	}
+	overlap = aperture_overlap(e.pa, e.size, g->ap, g->nap);
+	if (!overlap)
+		return 0;
+	if (g->nfound == max_mappings) {
+		snprintf(g->error, sizeof(g->error), "more than %zu mappings of aperture pages: "
+			 "could not check them all (--max-mappings)", max_mappings);
+		return 1;
+	}
+	if (g->nfound == g->capfound) {
+		size_t cap = g->capfound ? g->capfound * 2 : 1024;
+		struct found *more = realloc(g->found, cap * sizeof(*more));
+
+		if (!more) {
+			snprintf(g->error, sizeof(g->error), "out of memory at %zu mappings",
+				 g->nfound);
+			return 1;
+		}
+		g->found = more;
+		g->capfound = cap;
+	}
+	g->found[g->nfound++] = (struct found){
+		.e = e, .vcpus = 1ULL << s->vcpu, .overlap = overlap,
+	};
+	return 0;
+}
+
+static int found_cmp(const void *a, const void *b)
+{
+	const struct found *x = a, *y = b;
+
+	if (x->e.va != y->e.va)
+		return x->e.va < y->e.va ? -1 : 1;
+	if (x->e.pa != y->e.pa)
+		return x->e.pa < y->e.pa ? -1 : 1;
+	if (x->e.size != y->e.size)
+		return x->e.size < y->e.size ? -1 : 1;
+	return strcmp(x->e.flags, y->e.flags);
+}
+
+/* One record for each mapping, whichever vCPUs saw it. */
+static void merge_found(struct guest *g)
+{
+	size_t m = 0;
+
+	if (!g->nfound)
+		return;
+	qsort(g->found, g->nfound, sizeof(*g->found), found_cmp);
+	for (size_t i = 0; i < g->nfound; i++) {
+		if (m && !found_cmp(&g->found[m - 1], &g->found[i]))
+			g->found[m - 1].vcpus |= g->found[i].vcpus;
+		else
+			g->found[m++] = g->found[i];
+	}
+	g->nfound = m;
+}
+
+/* Whether pvmap's live table accounts for every aperture page @f maps. */
+static bool is_live(const struct guest *g, const struct found *f)
+{
+	for (int a = 0; a < g->nap; a++) {
+		uint64_t last = f->e.pa + (f->e.size - 1);
+		uint64_t s = g->ap[a].start > f->e.pa ? g->ap[a].start : f->e.pa;
+		uint64_t e = g->ap[a].end < last ? g->ap[a].end : last;
+
+		if (s <= e && !live_covers(g->live, g->nlive, f->e.va + (s - f->e.pa), e - s + 1))
+			return false;
+	}
+	return true;
+}
+
+static int read_live(struct guest *g)
+{
+	FILE *f = fopen(g->live_file, "r");
+	size_t n = 0, cap = 65536;
+	char *buf = malloc(cap);
+
+	if (!f || !buf) {
+		snprintf(g->error, sizeof(g->error), "%s: %s", g->live_file,
+			 f ? "out of memory" : strerror(errno));
+		goto fail;
+	}
+	for (;;) {
+		if (n + 1 == cap) {
+			char *more = cap >= MAX_LIVE_FILE ? NULL : realloc(buf, cap * 2);
+
+			if (!more) {
+				snprintf(g->error, sizeof(g->error), "%s: over %u bytes", g->live_file,
+					 MAX_LIVE_FILE);
+				goto fail;
+			}
+			buf = more;
+			cap *= 2;
+		}
+		size_t got = fread(buf + n, 1, cap - 1 - n, f);
+
+		if (!got)
+			break;
+		n += got;
+	}
+	if (ferror(f)) {
+		snprintf(g->error, sizeof(g->error), "%s: read error", g->live_file);
+		goto fail;
+	}
+	buf[n] = '\0';
+	fclose(f);
+	g->nlive = parse_live(buf, &g->live);
+	free(buf);
+	if (g->nlive < 0) {
+		snprintf(g->error, sizeof(g->error), "%s: out of memory", g->live_file);
+		return -1;
+	}
+	return 0;
+fail:
+	if (f)
+		fclose(f);
+	free(buf);
+	return -1;
+}
+
+static int audit_vcpu(struct guest *g, struct conn *c, int i, struct page_offset_votes *votes)
+{
+	int cpu = g->cpu_index[i];
+	struct cpu_paging p;
+	struct scan s = { .g = g, .c = c, .p = &p, .vcpu = i };
+	char *text, err[256];
+	int rc;
+
+	if (hmp(c, "info registers", cpu, &text, g->error, sizeof(g->error)))
+		return -1;
+	rc = parse_info_registers(text, &p);
+	free(text);
+	if (rc) {
+		snprintf(g->error, sizeof(g->error), "vCPU %d: cannot tell its paging mode from "
+			 "`info registers`", cpu);
+		return -1;
+	}
+	if (p.mode == PAGING_OFF) {
+		snprintf(g->error, sizeof(g->error),
+			 "vCPU %d has paging disabled: nothing to audit yet", cpu);
+		return -1;
+	}
+	if (i && p.mode != g->mode) {
+		snprintf(g->error, sizeof(g->error), "vCPU %d pages %s, vCPU %d %s: the guest is "
+			 "between modes", g->cpu_index[0], paging_name(g->mode), cpu,
+			 paging_name(p.mode));
+		return -1;
+	}
+	g->mode = p.mode;
+	if (hmp(c, "info tlb", cpu, &text, g->error, sizeof(g->error)))
+		return -1;
+	if (strstr(text, "PG disabled")) {
+		snprintf(g->error, sizeof(g->error),
+			 "vCPU %d has paging disabled: nothing to audit yet", cpu);
+		free(text);
+		return -1;
+	}
+	for (int a = 0; a < g->nap; a++)
+		s.above_4g |= g->ap[a].end >> 32 != 0;
+	rc = tlb_scan(text, &p, scan_entry, &s, err, sizeof(err));
+	free(text);
+	if (rc < 0)
+		snprintf(g->error, sizeof(g->error), "vCPU %d: %s", cpu, err);
+	if (rc)
+		return -1;
+	for (int k = 0; k < AUDIT_N_PAGE_OFFSETS; k++)
+		votes->bytes[k] += s.votes.bytes[k];
+	merge_found(g);
+	return 0;
+}
+
+static int classify(struct guest *g, const struct page_offset_votes *votes)
+{
+	g->top = user_top(g->mode);
+	g->split = paging_name(g->mode);
+	if (g->mode >= PAGING_4LEVEL && g->page_offset) {
+		snprintf(g->error, sizeof(g->error), "--page-offset is for 32-bit guests; this one "
+			 "pages %s", paging_name(g->mode));
+		return -1;
+	}
+	if (g->mode <= PAGING_PAE) {
+		g->top = g->page_offset ? g->page_offset : page_offset_infer(votes);
+		g->split = g->page_offset ? "--page-offset" : g->top ? "direct map" : "unknown";
+	}
+	for (size_t i = 0; i < g->nfound; i++) {
+		struct found *f = &g->found[i];
+
+		switch (audit_classify(&f->e, g->top)) {
+		case KIND_USER:
+			f->kind = "user";
+			g->nuser++;
+			g->bytes_user += f->overlap;
+			break;
+		case KIND_KERNEL:
+			if (is_live(g, f)) {
+				f->kind = "live";
+				g->nlivemaps++;
+				g->bytes_live += f->overlap;
+			} else {
+				f->kind = "stale";
+				g->nstale++;
+				g->bytes_stale += f->overlap;
+			}
+			break;
+		default:
+			snprintf(g->error, sizeof(g->error), "cannot tell a user mapping from the "
+				 "kernel's at va %#" PRIx64 ": PAGE_OFFSET is neither given "
+				 "(--page-offset) nor seen in the direct map", f->e.va);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int audit(struct guest *g)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	struct timeval tv = { .tv_sec = 30 };
-	struct qmp q = { .fd = -1 };
+	struct conn c = { .fd = -1 };
+	struct page_offset_votes votes = { { 0 } };
 	char *text = NULL, *line;
-	bool is64 = false;
-	int rc = -1;
+	int rc = -1, errnum, n;
 
-	if (g->live_file) {
-		FILE *f = fopen(g->live_file, "r");
-		char buf[65536];
-		size_t n;
-
-		if (!f) {
-			snprintf(g->error, sizeof(g->error), "%s: %s", g->live_file, strerror(errno));
-			return -1;
-		}
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = '\0';
-		g->nlive = parse_live(buf, g->live, MAX_LIVE);
-	}
+	if (g->live_file && read_live(g))
+		return -1;
 	if (strlen(g->socket) >= sizeof(addr.sun_path)) {
 		snprintf(g->error, sizeof(g->error), "socket path too long");
 		return -1;
 	}
 	strcpy(addr.sun_path, g->socket);
-	q.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (q.fd < 0 || connect(q.fd, (struct sockaddr *)&addr, sizeof(addr))) {
+	qmp_reader_init(&c.r, sock_read, &c, max_reply);
+	c.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c.fd < 0 || connect(c.fd, (struct sockaddr *)&addr, sizeof(addr))) {
 		snprintf(g->error, sizeof(g->error), "cannot connect to QMP at %s: %s (is the guest running?)",
 			 g->socket, strerror(errno));
 		goto out;
 	}
-	setsockopt(q.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (qmp_readline(&q, &line)) {
+	start_deadline(&c);
+	n = qmp_read_line(&c.r, &line, &errnum);
+	if (n || qmp_classify(line, &text) != QMP_GREETING) {
 		snprintf(g->error, sizeof(g->error), "no QMP greeting from %s", g->socket);
+		free(line);
+		free(text);
 		goto out;
 	}
 	free(line);
-	if (qmp_call(&q, "{\"execute\": \"qmp_capabilities\"}\n", &text, g->error,
+	if (qmp_call(&c, "{\"execute\": \"qmp_capabilities\"}\n", &text, g->error,
 		     sizeof(g->error)))
 		goto out;
 	free(text);
 
-	if (hmp(&q, "info pci", -1, &text, g->error, sizeof(g->error)))
+	if (hmp(&c, "info pci", -1, &text, g->error, sizeof(g->error)))
 		goto out;
-	g->nap = parse_info_pci(text, g->ap, AUDIT_MAX_APERTURES);
+	n = parse_info_pci(text, g->ap, AUDIT_MAX_APERTURES);
 	free(text);
-	for (int i = 0; i < g->ngiven && g->nap < AUDIT_MAX_APERTURES; i++)
+	if (n > AUDIT_MAX_APERTURES) {
+		snprintf(g->error, sizeof(g->error), "%d apertures in `info pci`, at most %d: could "
+			 "not check them all", n, AUDIT_MAX_APERTURES);
+		goto out;
+	}
+	g->nap = n;
+	for (int i = 0; i < g->ngiven; i++)
 		g->ap[g->nap++] = g->given[i];
-	if (hmp(&q, "info cpus", -1, &text, g->error, sizeof(g->error)))
+	if (hmp(&c, "info cpus", -1, &text, g->error, sizeof(g->error)))
 		goto out;
-	g->ncpus = parse_info_cpus(text);
+	g->ncpus = parse_info_cpus(text, g->cpu_index, MAX_VCPUS);
 	free(text);
-	if (g->ncpus <= 0 || g->ncpus > 32) {
-		snprintf(g->error, sizeof(g->error), "cannot count the vCPUs");
+	if (g->ncpus <= 0 || g->ncpus > MAX_VCPUS) {
+		snprintf(g->error, sizeof(g->error), g->ncpus > MAX_VCPUS ?
+			 "%d vCPUs, at most %d: could not check them all" : "cannot count the vCPUs",
+			 g->ncpus, MAX_VCPUS);
 		goto out;
 	}
-
-	for (int cpu = 0; cpu < g->ncpus; cpu++) {
-		if (hmp(&q, "info tlb", cpu, &text, g->error, sizeof(g->error)))
+	for (int i = 0; i < g->ncpus; i++)
+		if (audit_vcpu(g, &c, i, &votes))
 			goto out;
-		if (strstr(text, "PG disabled") || !strchr(text, ':')) {
-			snprintf(g->error, sizeof(g->error),
-				 "vCPU %d has paging disabled: nothing to audit yet", cpu);
-			free(text);
-			goto out;
-		}
-		for (char *l = strtok(text, "\r\n"); l; l = strtok(NULL, "\r\n")) {
-			struct tlb_entry e;
-
-			if (parse_tlb_line(l, &e))
-				continue;
-			is64 |= e.va > 0xffffffffULL;
-			for (int a = 0; a < g->nap; a++)
-				if (e.pa <= g->ap[a].end && e.pa + e.size - 1 >= g->ap[a].start)
-					note(g, &e, cpu);
-		}
-		free(text);
-	}
 	/* after the page-table check, which explains an early guest better */
 	if (!g->nap) {
 		snprintf(g->error, sizeof(g->error), "no virtual-GPU aperture in `info pci`");
 		goto out;
 	}
-	for (int i = 0; i < g->nfound; i++) {
-		struct found *f = &g->found[i];
-
-		if (is_user(f->e.va, is64)) {
-			f->kind = "user";
-			g->nuser++;
-		} else if (is_live(g, f->e.va)) {
-			f->kind = "live";
-			g->nlivemaps++;
-		} else {
-			f->kind = "stale";
-			g->nstale++;
-		}
-	}
-	rc = 0;
+	rc = classify(g, &votes);
 out:
-	if (q.fd >= 0)
-		close(q.fd);
-	free(q.buf);
+	if (c.fd >= 0)
+		close(c.fd);
+	qmp_reader_free(&c.r);
 	return rc;
 }
 
-static void print_vcpus(unsigned int mask)
+/* @s as a JSON string: quoted, escaped, ASCII. */
+static void print_json_string(const char *s)
+{
+	char *q = json_quote(s, strlen(s), NULL);
+
+	fputs(q ? q : "null", stdout);
+	free(q);
+}
+
+/* @s for a terminal: control bytes as \xNN. */
+static void print_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+}
+
+static void print_vcpus(const struct guest *g, uint64_t mask)
 {
 	bool first = true;
 
-	for (unsigned int c = 0; c < 32; c++)
-		if (mask & (1u << c)) {
-			printf("%s%u", first ? "" : ",", c);
+	for (int i = 0; i < g->ncpus && i < MAX_VCPUS; i++)
+		if (mask & (1ULL << i)) {
+			printf("%s%d", first ? "" : ",", g->cpu_index[i]);
 			first = false;
 		}
 }
@@ -290,31 +530,49 @@ static void print_vcpus(unsigned int mask)
 static void report(const struct guest *g, bool json, bool last)
 {
 	if (json) {
-		printf("{\"socket\": \"%s\", \"error\": ", g->socket);
+		printf("{\"socket\": ");
+		print_json_string(g->socket);
+		printf(", \"error\": ");
 		if (g->error[0])
-			printf("\"%s\"", g->error);
+			print_json_string(g->error);
 		else
 			printf("null");
-		printf(", \"vcpus\": %d, \"apertures\": [", g->ncpus);
+		printf(", \"vcpus\": %d, \"paging\": ", g->ncpus);
+		if (g->split)
+			printf("\"%s\", \"user_top\": %" PRIu64 ", \"split\": \"%s\"",
+			       paging_name(g->mode), g->top, g->split);
+		else
+			printf("null, \"user_top\": null, \"split\": null");
+		printf(", \"apertures\": [");
 		for (int a = 0; a < g->nap; a++)
 			printf("%s{\"kind\": \"%s\", \"bar\": %d, \"start\": %" PRIu64
 			       ", \"end\": %" PRIu64 "}", a ? ", " : "", g->ap[a].kind,
 			       g->ap[a].bar, g->ap[a].start, g->ap[a].end);
 		printf("], \"mappings\": [");
-		for (int i = 0; i < g->nfound; i++) {
-			printf("%s{\"va\": %" PRIu64 ", \"pa\": %" PRIu64 ", \"flags\": \"%s\", "
-			       "\"kind\": \"%s\", \"vcpus\": [", i ? ", " : "", g->found[i].e.va,
-			       g->found[i].e.pa, g->found[i].e.flags, g->found[i].kind);
-			print_vcpus(g->found[i].vcpus);
+		for (size_t i = 0; i < g->nfound; i++) {
+			const struct found *f = &g->found[i];
+
+			printf("%s{\"va\": %" PRIu64 ", \"pa\": %" PRIu64 ", \"size\": %" PRIu64
+			       ", \"aperture_bytes\": %" PRIu64 ", \"flags\": ", i ? ", " : "",
+			       f->e.va, f->e.pa, f->e.size, f->overlap);
+			print_json_string(f->e.flags);
+			printf(", \"kind\": \"%s\", \"vcpus\": [", f->kind ? f->kind : "unclassified");
+			print_vcpus(g, f->vcpus);
 			printf("]}");
 		}
-		printf("], \"stale\": %d, \"live\": %d, \"user\": %d}%s\n", g->nstale,
-		       g->nlivemaps, g->nuser, last ? "" : ",");
+		printf("], \"stale\": %zu, \"live\": %zu, \"user\": %zu, \"aperture_bytes\": "
+		       "{\"stale\": %" PRIu64 ", \"live\": %" PRIu64 ", \"user\": %" PRIu64 "}}%s\n",
+		       g->nstale, g->nlivemaps, g->nuser, g->bytes_stale, g->bytes_live,
+		       g->bytes_user, last ? "" : ",");
 		return;
 	}
-	printf("guest %s:\n", g->socket);
+	printf("guest ");
+	print_text(stdout, g->socket);
+	printf(":\n");
 	if (g->error[0]) {
-		printf("  could not audit: %s\n", g->error);
+		printf("  could not audit: ");
+		print_text(stdout, g->error);
+		printf("\n");
 		return;
 	}
 	for (int a = 0; a < g->nap; a++) {
@@ -325,25 +583,49 @@ static void report(const struct guest *g, bool json, bool last)
 		printf(": %#" PRIx64 "-%#" PRIx64 " (%" PRIu64 " MiB)\n", g->ap[a].start,
 		       g->ap[a].end, (g->ap[a].end - g->ap[a].start + 1) >> 20);
 	}
-	for (int i = 0; i < g->nfound; i++) {
-		if (strcmp(g->found[i].kind, "stale"))
+	for (size_t i = 0; i < g->nfound; i++) {
+		const struct found *f = &g->found[i];
+
+		if (strcmp(f->kind, "stale"))
 			continue;
-		printf("  STALE: va %#" PRIx64 " -> pa %#" PRIx64 " flags %s on vCPU ",
-		       g->found[i].e.va, g->found[i].e.pa, g->found[i].e.flags);
-		print_vcpus(g->found[i].vcpus);
+		printf("  STALE: va %#" PRIx64 " -> pa %#" PRIx64 " flags %s", f->e.va, f->e.pa,
+		       f->e.flags);
+		if (f->e.size != TLB_4K)
+			printf(" (a %" PRIu64 " KiB page, %" PRIu64 " KiB of it aperture)",
+			       f->e.size >> 10, f->overlap >> 10);
+		printf(" on vCPU ");
+		print_vcpus(g, f->vcpus);
 		printf("\n");
 	}
-	printf("  %d vCPUs audited: %d stale, %d live (pvmap's), %d user mapping(s) of "
+	printf("  %d vCPUs audited: %zu stale, %zu live (pvmap's), %zu user mapping(s) of "
 	       "aperture pages\n", g->ncpus, g->nstale, g->nlivemaps, g->nuser);
 }
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pvmap-audit [--json] [--live FILE] [--aperture BASE:SIZE] SOCKET\n"
-		   "                   [[--live FILE] [--aperture BASE:SIZE] SOCKET ...]\n"
-		   "--live and --aperture (repeatable) apply to the SOCKET that follows them.\n"
-		   "Exit status: 0 clean, 1 stale mappings found, 2 could not audit.\n");
+	fprintf(f, "usage: pvmap-audit [--json] [--max-reply BYTES] [--max-mappings N] [--timeout S]\n"
+		   "                   [--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET\n"
+		   "                   [[--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET ...]\n"
+		   "--live, --aperture (repeatable) and --page-offset (i386: the kernel's PAGE_OFFSET,\n"
+		   "else inferred from its direct map) apply to the SOCKET that follows them.\n"
+		   "--max-reply (default %zu), --max-mappings (default %zu) and --timeout (seconds\n"
+		   "for one reply, default %d) bound what a guest can make pvmap-audit hold or wait for.\n"
+		   "Exit status: 0 clean, 1 stale mappings found, 2 could not check (a bound hit, a\n"
+		   "reply cut short, malformed or unexpected, no paging, no aperture, ...).\n",
+		max_reply, max_mappings, reply_timeout_s);
 	return f == stdout ? 0 : 2;
+}
+
+/* A number for an option: 0 and *v, or -1. */
+static int number(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || *end ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -351,7 +633,9 @@ int main(int argc, char **argv)
 	struct guest *g = calloc(argc, sizeof(*g));
 	struct aperture given[AUDIT_MAX_APERTURES] = { { 0 } };
 	const char *live = NULL;
-	int n = 0, ngiven = 0, stale = 0, failed = 0;
+	uint64_t page_offset = 0, v;
+	int n = 0, ngiven = 0, failed = 0;
+	size_t stale = 0;
 	bool json = false;
 
 	if (!g)
@@ -365,6 +649,24 @@ int main(int argc, char **argv)
 			if (++i == argc)
 				return usage(stderr);
 			live = argv[i];
+		} else if (!strcmp(argv[i], "--max-reply") || !strcmp(argv[i], "--max-mappings") ||
+			   !strcmp(argv[i], "--timeout") || !strcmp(argv[i], "--page-offset")) {
+			const char *opt = argv[i];
+
+			if (++i == argc || number(argv[i], &v) || !v ||
+			    (!strcmp(opt, "--timeout") && v > 86400) ||
+			    (!strcmp(opt, "--page-offset") && (v >> 32 || v & 0xfff))) {
+				fprintf(stderr, "pvmap-audit: bad %s\n", opt);
+				return usage(stderr);
+			}
+			if (!strcmp(opt, "--max-reply"))
+				max_reply = v;
+			else if (!strcmp(opt, "--max-mappings"))
+				max_mappings = v;
+			else if (!strcmp(opt, "--timeout"))
+				reply_timeout_s = (int)v;
+			else
+				page_offset = v;
 		} else if (!strcmp(argv[i], "--aperture")) {
 			uint64_t base, size;
 			char *end;
@@ -388,9 +690,11 @@ int main(int argc, char **argv)
 		} else {
 			g[n].socket = argv[i];
 			g[n].live_file = live;
+			g[n].page_offset = page_offset;
 			memcpy(g[n].given, given, sizeof(given));
 			g[n].ngiven = ngiven;
 			live = NULL;
+			page_offset = 0;
 			ngiven = 0;
 			n++;
 		}
@@ -402,14 +706,21 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		if (audit(&g[i])) {
 			failed++;
-			if (!json)
-				fprintf(stderr, "pvmap-audit: %s: %s\n", g[i].socket, g[i].error);
+			if (!json) {
+				fprintf(stderr, "pvmap-audit: ");
+				print_text(stderr, g[i].socket);
+				fprintf(stderr, ": ");
+				print_text(stderr, g[i].error);
+				fprintf(stderr, "\n");
+			}
 		}
 		stale += g[i].nstale;
 		report(&g[i], json, i == n - 1);
+		free(g[i].found);
+		free(g[i].live);
 	}
 	if (json)
-		printf("], \"stale\": %d, \"failed\": %d}\n", stale, failed);
+		printf("], \"stale\": %zu, \"failed\": %d}\n", stale, failed);
 	free(g);
 	return failed ? 2 : stale ? 1 : 0;
 }
