@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for pvmap-audit's parsers: the input, as text, goes to
- * every one of them (QMP line classification, info pci, info cpus, info
- * tlb lines, pvmap's live table). Truncated and malformed replies included.
+ * libFuzzer target for pvmap-audit's QMP reader and parsers.
+ *
+ * Input: two control bytes, then a QMP byte stream. The first byte seeds
+ * the sizes of the reads the stream arrives in (and whether the source
+ * fails), the second sets the reader's line limit; the stream's replies go
+ * through qmp_next_reply() as pvmap-audit reads them, and each reply's
+ * text, and the whole input as text, to every parser: info pci, info cpus,
+ * info registers, xp, info tlb under each paging mode (with the entries of
+ * tlb_resolve() read from the input too), pvmap's live table, and
+ * json_quote(). Invariants that pvmap-audit relies on abort when broken.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,24 +17,193 @@
 
 #include "audit_parse.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+struct fuzz_source {
+	const uint8_t *data;
+	size_t len, pos;
+	uint32_t rng;
+};
+
+static uint32_t next_rng(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static long fuzz_read(void *ctx, char *buf, size_t len)
+{
+	struct fuzz_source *s = ctx;
+	uint32_t r = next_rng(&s->rng);
+	size_t n = s->len - s->pos;
+
+	if ((r & 0xff) == 0x5a)		/* now and then, the socket fails */
+		return -5;
+	if (r & 0x100)			/* a short read */
+		n = n < 1 + (r >> 9) % 61 ? n : 1 + (r >> 9) % 61;
+	if (n > len)
+		n = len;
+	memcpy(buf, s->data + s->pos, n);
+	s->pos += n;
+	return (long)n;
+}
+
+/* guest-physical memory, made up from the input */
+struct fuzz_mem {
+	const uint8_t *data;
+	size_t len;
+};
+
+static int fuzz_phys(void *ctx, uint64_t addr, int bytes, uint64_t *val)
+{
+	const struct fuzz_mem *m = ctx;
+	uint64_t h = 0xcbf29ce484222325ULL ^ addr;
+
+	if (!m->len || m->data[addr % m->len] == 0)
+		return -1;
+	for (int i = 0; i < 8; i++)
+		h = (h ^ m->data[(addr + (uint64_t)i) % m->len]) * 0x100000001b3ULL;
+	/* present, and often a large page */
+	*val = (h | 1) & (bytes == 4 ? 0xffffffffULL : UINT64_MAX);
+	return 0;
+}
+
+struct fuzz_scan {
+	const struct cpu_paging *p;
+	struct fuzz_mem mem;
+	struct aperture ap[2];
+	struct page_offset_votes votes;
+	uint64_t last_va;
+	int n;
+};
+
+static int check_entry(void *ctx, const struct tlb_entry *entry)
+{
+	struct fuzz_scan *s = ctx;
+	struct tlb_entry e = *entry;
+
+	if (e.size != TLB_4K && e.size != TLB_2M && e.size != TLB_4M)
+		abort();
+	if ((e.va | e.pa) & (e.size - 1))
+		abort();
+	if (!e.size_known && (s->p->mode < PAGING_4LEVEL || e.size != TLB_2M))
+		abort();
+	if (!e.pa_known && (s->p->mode != PAGING_2LEVEL || e.size != TLB_4M))
+		abort();
+	if (s->n++ && e.va <= s->last_va)	/* in order */
+		abort();
+	s->last_va = e.va;
+	if (!e.size_known || !e.pa_known) {
+		if (!tlb_resolve(s->p, &e, fuzz_phys, &s->mem)) {
+			if (!e.size_known || !e.pa_known ||
+			    (e.size != TLB_2M && e.size != TLB_1G && e.size != TLB_4M) ||
+			    (e.pa & (e.size - 1)))
+				abort();
+		}
+	}
+	if (aperture_overlap(e.pa, e.size, s->ap, 2) > e.size)
+		abort();
+	if (s->p->mode <= PAGING_PAE)
+		page_offset_vote(&s->votes, &e);
+	if (audit_classify(&e, user_top(s->p->mode)) == KIND_UNDECIDED &&
+	    s->p->mode >= PAGING_4LEVEL)
+		abort();
+	return 0;
+}
+
+static void printable_or_die(const char *q)
+{
+	for (; *q; q++)
+		if (*q < 0x20 || *q > 0x7e)
+			abort();
+}
+
+static void exercise(const char *text, const uint8_t *data, size_t size)
 {
 	struct aperture ap[AUDIT_MAX_APERTURES];
-	struct live_range live[16];
-	struct tlb_entry e;
-	char *text = malloc(size + 1), *extra;
+	struct live_range *live;
+	struct cpu_paging p;
+	int idx[64];
+	uint64_t v;
+	long n;
+	char err[256], *q, *line, *back;
+	bool lossy;
 
+	if (parse_info_pci(text, ap, AUDIT_MAX_APERTURES) < 0)
+		abort();
+	parse_info_cpus(text, idx, 64);
+	if (!parse_info_registers(text, &p))
+		parse_xp(text, p.cr3, &v);
+	parse_xp(text, strtoull(text, NULL, 16), &v);	/* at the address it names */
+	for (enum paging m = PAGING_2LEVEL; m <= PAGING_5LEVEL; m++) {
+		struct cpu_paging mp = { .mode = m, .pse = size & 1, .cr3 = size * 4096 };
+		struct fuzz_scan s = {
+			.p = &mp, .mem = { data, size },
+			.ap = { { .start = 0xe0000000, .end = 0xe0ffffff },
+				{ .start = 0x800000000ULL, .end = 0x83fffffffULL } },
+		};
+
+		tlb_scan(text, &mp, check_entry, &s, err, sizeof(err));
+		page_offset_infer(&s.votes);
+	}
+	n = parse_live(text, &live);
+	if (n > 0) {
+		for (long i = 1; i < n; i++)	/* sorted, disjoint */
+			if (live[i].va <= live[i - 1].va + (live[i - 1].npages * 4096 - 1))
+				abort();
+		if (!live_covers(live, n, live[0].va, live[0].npages * 4096))
+			abort();
+	}
+	free(live);
+	q = json_quote(text, strlen(text), &lossy);
+	if (!q)
+		abort();
+	printable_or_die(q);
+	/* what pvmap-audit quotes, a JSON reader reads back */
+	line = malloc(strlen(q) + 16);
+	if (line) {
+		strcpy(line, "{\"return\": ");
+		strcat(line, q);
+		strcat(line, "}");
+		enum qmp_line kind = qmp_classify(line, &back);
+
+		if (!lossy && (kind != QMP_RETURN || !back || strcmp(back, text)))
+			abort();
+		free(back);
+		free(line);
+	}
+	free(q);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_source src;
+	struct qmp_reader r;
+	char *text, err[256];
+
+	if (size < 2)
+		return 0;
+	src = (struct fuzz_source){ .data = data + 2, .len = size - 2, .rng = data[0] | 0x100u };
+	qmp_reader_init(&r, fuzz_read, &src, 16 + (size_t)data[1] * 32);
+	for (int i = 0; i < 64; i++) {
+		int rc = qmp_next_reply(&r, &text, err, sizeof(err));
+
+		if (rc < 0)
+			break;
+		if (text) {
+			exercise(text, data, size);
+			free(text);
+		}
+	}
+	qmp_reader_free(&r);
+
+	/* the whole input, as text: a monitor command's reply as it could come */
+	text = malloc(size + 1);
 	if (!text)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	qmp_classify(text, &extra);
-	free(extra);
-	parse_info_pci(text, ap, AUDIT_MAX_APERTURES);
-	parse_info_cpus(text);
-	parse_live(text, live, 16);
-	for (char *l = strtok(text, "\r\n"); l; l = strtok(NULL, "\r\n"))
-		parse_tlb_line(l, &e);
+	exercise(text, data, size);
 	free(text);
 	return 0;
 }
