@@ -193,10 +193,28 @@ $(B)/host/pvmap-audit: tools/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -o $@ $< $(AUDIT_SRC)
 
+# pvmap-audit under ASan + UBSan, against tests/unit/test_audit.py's fake QMP servers
+$(B)/unit/pvmap-audit-san: tools/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+	@mkdir -p $(@D)
+	gcc $(SAN_CFLAGS) -o $@ $< $(AUDIT_SRC)
+
+# the parsers and the QMP reader, one KTAP test per behaviour (and for valgrind: _plain)
+$(B)/unit/test_audit: tests/unit/test_audit.c tests/unit/ktap.h $(AUDIT_SRC) $(AUDIT_HDR)
+	@mkdir -p $(@D)
+	gcc $(SAN_CFLAGS) -Itools/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
+
+$(B)/unit/test_audit_plain: tests/unit/test_audit.c tests/unit/ktap.h $(AUDIT_SRC) $(AUDIT_HDR)
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) -g -Itools/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
+
 $(B)/fuzz/fuzz_audit: tools/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Itools/audit \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(AUDIT_SRC)
+
+# what tests/check's unit suite runs of the auditor's, built by make unit and make check
+AUDIT_UNIT_BINS := $(B)/unit/pvmap-audit-san $(B)/unit/test_audit $(B)/unit/test_audit_plain
+unit check check-full: $(AUDIT_UNIT_BINS)
 
 # --- host tools and unit tests -----------------------------------------------
 host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay $(B)/host/pvmap-audit $(B)/host/pvmap-hv

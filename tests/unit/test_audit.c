@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-audit's parsers and QMP reader (tools/audit/audit_parse.c), one
+ * KTAP test per behaviour; built with ASan + UBSan (test_audit) and
+ * without, for valgrind (test_audit_plain). The auditor as a whole, over
+ * fake QMP servers: tests/unit/test_audit.py.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit_parse.h"
+#include "ktap.h"
+
+static int failures;
+
+#define CHECK(cond) do {							\
+	if (!(cond)) {								\
+		printf("# %s:%d: %s\n", __func__, __LINE__, #cond);		\
+		failures++;							\
+	}									\
+} while (0)
+
+/* --- a byte source that hands out a string in chunks ----------------------------- */
+
+struct source {
+	const char *data;
+	size_t len, pos;
+	const size_t *chunks;	/* sizes, cycled; NULL: all that fits */
+	size_t nchunks, next;
+	size_t asked;		/* bytes the reader asked for, in all */
+	int fail_at;		/* return -EIO at this read (-1: never) */
+	int reads;
+};
+
+static long source_read(void *ctx, char *buf, size_t len)
+{
+	struct source *s = ctx;
+	size_t n = s->len - s->pos;
+
+	if (s->reads++ == s->fail_at)
+		return -EIO;
+	s->asked += len;
+	if (s->chunks && n > s->chunks[s->next % s->nchunks])
+		n = s->chunks[s->next++ % s->nchunks];
+	if (n > len)
+		n = len;
+	memcpy(buf, s->data + s->pos, n);
+	s->pos += n;
+	return (long)n;
+}
+
+static struct source from(const char *data, size_t len)
+{
+	return (struct source){ .data = data, .len = len, .fail_at = -1 };
+}
+
+/* --- qmp_reader ------------------------------------------------------------------ */
+
+static const char stream[] =
+	"{\"QMP\": {\"version\": {}, \"capabilities\": [\"oob\"]}}\r\n"
+	"{\"return\": {}}\r\n"
+	"{\"event\": \"RTC_CHANGE\", \"data\": {\"offset\": 1}}\r\n"
+	"{\"return\": \"line one\\r\\nline two\\r\\n\"}\r\n"
+	"{\"error\": {\"class\": \"GenericError\", \"desc\": \"no \\\"such\\\" command\"}}\n";
+
+static void qmp_reader_any_chunking(struct ktap *k)
+{
+	static const size_t c1[] = { 1 }, c2[] = { 2, 3, 7 }, c3[] = { 4096 }, c4[] = { 5, 1, 64 };
+	static const struct { const size_t *c; size_t n; } plans[] = {
+		{ c1, 1 }, { c2, 3 }, { c3, 1 }, { c4, 3 }, { NULL, 0 },
+	};
+	const char *want[] = {
+		"{\"QMP\": {\"version\": {}, \"capabilities\": [\"oob\"]}}",
+		"{\"return\": {}}",
+		"{\"event\": \"RTC_CHANGE\", \"data\": {\"offset\": 1}}",
+		"{\"return\": \"line one\\r\\nline two\\r\\n\"}",
+		"{\"error\": {\"class\": \"GenericError\", \"desc\": \"no \\\"such\\\" command\"}}",
+	};
+	int before = failures;
+
+	for (size_t p = 0; p < sizeof(plans) / sizeof(plans[0]); p++) {
+		struct source s = from(stream, strlen(stream));
+		struct qmp_reader r;
+		char *line;
+		int errnum;
+
+		s.chunks = plans[p].c;
+		s.nchunks = plans[p].n;
+		qmp_reader_init(&r, source_read, &s, 4096);
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+			CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_OK);
+			CHECK(line && !strcmp(line, want[i]));
+			free(line);
+		}
+		CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_CLOSED && !line);
+		qmp_reader_free(&r);
+	}
+	ktap_result(k, failures == before, "qmp_reader_any_chunking");
+}
+
+static void qmp_reader_fails_closed(struct ktap *k)
+{
+	int before = failures, errnum;
+	struct qmp_reader r;
+	struct source s;
+	char *line, *big;
+	size_t n = 4 << 20;
+
+	/* the stream ends inside a line: cut short, never a shorter line */
+	s = from("{\"return\": \"abc", 15);
+	qmp_reader_init(&r, source_read, &s, 4096);
+	CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_CUT && !line);
+	CHECK(r.line_bytes == 15);
+	qmp_reader_free(&r);
+
+	/* over the limit, with no newline in 4 MiB: stops at once, having read little */
+	big = malloc(n);
+	memset(big, 'x', n);
+	s = from(big, n);
+	qmp_reader_init(&r, source_read, &s, 100000);
+	CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_TOO_LONG && !line);
+	CHECK(s.pos <= 100000 + 65536 + 1);
+	qmp_reader_free(&r);
+	/* a whole line just over the limit, and one at it */
+	big[100001] = '\n';
+	s = from(big, 100002);
+	qmp_reader_init(&r, source_read, &s, 100000);
+	CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_TOO_LONG);
+	qmp_reader_free(&r);
+	big[100000] = '\n';
+	s = from(big, 100001);
+	qmp_reader_init(&r, source_read, &s, 100000);
+	CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_OK && line && strlen(line) == 100000);
+	free(line);
+	qmp_reader_free(&r);
+	free(big);
+
+	/* a NUL byte */
+	s = from("{\"return\": \"a\0b\"}\n", 18);
+	qmp_reader_init(&r, source_read, &s, 4096);
+	CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_NUL && !line);
+	qmp_reader_free(&r);
+
+	/* the source fails */
+	s = from(stream, strlen(stream));
+	s.fail_at = 0;
+	qmp_reader_init(&r, source_read, &s, 4096);
+	CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_IO && errnum == EIO);
+	qmp_reader_free(&r);
+	ktap_result(k, failures == before, "qmp_reader_fails_closed");
+}
+
+/* qmp_next_reply() over @data: its status, *text, and @err */
+static int reply(const char *data, char **text, char *err)
+{
+	struct source s = from(data, strlen(data));
+	struct qmp_reader r;
+	int rc;
+
+	qmp_reader_init(&r, source_read, &s, 4096);
+	rc = qmp_next_reply(&r, text, err, 256);
+	qmp_reader_free(&r);
+	return rc;
+}
+
+static void qmp_replies_decoded_or_refused(struct ktap *k)
+{
+	int before = failures;
+	char *text, err[256];
+
+	CHECK(reply(stream, &text, err) == 0 && !text);	/* {"return": {}} after the greeting */
+	CHECK(reply("{\"event\": \"X\"}\n{\"return\": \"caf\\u00e9 \\ud83d\\ude00 \\\"\\\\\\/\\b\\f\\n\\r\\t\"}\n",
+		    &text, err) == 0);
+	CHECK(text && !strcmp(text, "caf\xc3\xa9 \xf0\x9f\x98\x80 \"\\/\b\f\n\r\t"));
+	free(text);
+	CHECK(reply("{\"error\": {\"class\": \"X\", \"desc\": \"no \\u0001\"}}\n", &text, err) == 1);
+	CHECK(!strcmp(err, "QMP error: no \x01"));
+	/* refused: an escaped NUL, raw control bytes, lone surrogates, bad escapes, garbage after */
+	static const char *bad[] = {
+		"{\"return\": \"a\\u0000b\"}\n", "{\"return\": \"a\tb\"}\n",
+		"{\"return\": \"\\ud83d\"}\n", "{\"return\": \"\\ude00\"}\n",
+		"{\"return\": \"\\x41\"}\n", "{\"return\": \"\\u12\"}\n",
+		"{\"return\": \"abc\"} trailing\n", "{\"return\": \"abc\", \"x\": 1}\n",
+		"{\"return\": \"abc\n", "not json\n", "{\"return\":\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(reply(bad[i], &text, err) == -1 && !text);
+		CHECK(!strncmp(err, "malformed QMP reply", 19));
+	}
+	CHECK(reply("{\"return\": \"abc", &text, err) == -1 && strstr(err, "cut short"));
+	CHECK(reply("", &text, err) == -1 && strstr(err, "closed before the reply"));
+	ktap_result(k, failures == before, "qmp_replies_decoded_or_refused");
+}
+
+/* --- json_quote ------------------------------------------------------------------ */
+
+static bool printable_ascii(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+/* json_quote(@s) read back by the QMP parser: @s again? */
+static bool round_trip(const char *s, size_t n, bool *lossy)
+{
+	char *q = json_quote(s, n, lossy), *line, *text = NULL;
+	bool ok;
+
+	if (!q || !printable_ascii(q)) {
+		free(q);
+		return false;
+	}
+	if (asprintf(&line, "{\"return\": %s}", q) < 0) {
+		free(q);
+		return false;
+	}
+	ok = qmp_classify(line, &text) == QMP_RETURN && text && strlen(text) == n &&
+	     !memcmp(text, s, n);
+	free(text);
+	free(line);
+	free(q);
+	return ok;
+}
+
+static void json_quote_every_byte(struct ktap *k)
+{
+	static const char *valid[] = {
+		"plain", "\"quoted\" \\ back/slash", "caf\xc3\xa9", "\xe2\x82\xac\xef\xbf\xbf",
+		"\xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf", "\x7f\x01\x1b[31m\n\r\t\b\f", "",
+	};
+	static const char *invalid[] = {
+		"\xff", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82",
+		"a\x80z",
+	};
+	int before = failures;
+	bool lossy;
+
+	for (int b = 1; b < 256; b++) {
+		char c = (char)b;
+		char *q = json_quote(&c, 1, &lossy);
+
+		CHECK(q && printable_ascii(q));
+		CHECK(lossy == (b >= 0x80));
+		if (b < 0x80)
+			CHECK(round_trip(&c, 1, &lossy));
+		else
+			CHECK(q && !strcmp(q, "\"\\ufffd\""));
+		free(q);
+	}
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+		CHECK(round_trip(valid[i], strlen(valid[i]), &lossy));
+		CHECK(!lossy);
+	}
+	for (size_t i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++) {
+		char *q = json_quote(invalid[i], strlen(invalid[i]), &lossy);
+
+		CHECK(q && printable_ascii(q) && lossy && strstr(q, "\\ufffd"));
+		free(q);
+	}
+	ktap_result(k, failures == before, "json_quote_every_byte");
+}
+
+/* --- info registers, pci, cpus, xp ------------------------------------------------------ */
+
+static void info_text_parsed_strictly(struct ktap *k)
+{
+	static const struct {
+		const char *text;
+		int rc;
+		enum paging mode;
+		uint64_t cr3;
+	} regs[] = {
+		{ "CR0=80050033 CR2=b7f00000 CR3=07fd3000 CR4=00000690\nEFER=0000000000000000\n",
+		  0, PAGING_2LEVEL, 0x07fd3000 },
+		{ "CR0=80050033 CR2=b7f00000 CR3=07fd3000 CR4=000006b0\r\nEFER=0000000000000800\r\n",
+		  0, PAGING_PAE, 0x07fd3000 },
+		{ "CR0=80050033 CR2=0 CR3=0000000102a4e000 CR4=00350ef0\nEFER=0000000000000d01\n",
+		  0, PAGING_4LEVEL, 0x102a4e000 },
+		{ "CR0=80050033 CR2=0 CR3=0000000102a4e000 CR4=00351ef0\nEFER=0000000000000d01\n",
+		  0, PAGING_5LEVEL, 0x102a4e000 },
+		{ "CR0=60000010 CR2=00000000 CR3=00000000 CR4=00000000\nEFER=0000000000000000\n",
+		  0, PAGING_OFF, 0 },
+		{ "CR0=80050033 CR3=1000 CR4=00000690\n", -1, 0, 0 },		/* no EFER */
+		{ "CR0=80050033 CR3=1000 CR4=690 CR4=6b0 EFER=0\n", -1, 0, 0 },	/* twice */
+		{ "CR0=80050033 CR3=1000 CR4=00000690 EFER=400\n", -1, 0, 0 },	/* LMA, no PAE */
+		{ "CR0=80050033 CR3=zz CR4=00000690 EFER=0\n", -1, 0, 0 },
+	};
+	struct aperture ap[2];
+	int before = failures, idx[4];
+	struct cpu_paging p;
+	uint64_t v;
+	char *pci = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&pci, &len);
+
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+		int rc = parse_info_registers(regs[i].text, &p);
+
+		CHECK(rc == regs[i].rc);
+		if (!rc && rc == regs[i].rc)
+			CHECK(p.mode == regs[i].mode && p.cr3 == regs[i].cr3);
+	}
+	/* ten apertures: all counted, two stored */
+	for (int i = 0; i < 10; i++)
+		fprintf(f, "  Bus  0, device %d, function 0:\n    RAM controller: PCI device 1af4:1110\n"
+			   "      BAR2: 64 bit prefetchable memory at 0x%x00000000 [0x%x3fffffff].\n",
+			i + 3, i + 1, i + 1);
+	fclose(f);
+	CHECK(parse_info_pci(pci, ap, 2) == 10);
+	CHECK(ap[1].start == 0x200000000ULL && ap[1].end == 0x23fffffffULL);
+	free(pci);
+	CHECK(parse_info_cpus("* CPU #0: thread_id=1\r\n  CPU #2: thread_id=3\r\n", idx, 4) == 2);
+	CHECK(idx[0] == 0 && idx[1] == 2);
+	CHECK(parse_info_cpus("* CPU #0: thread_id=1\r\nsomething else\r\n", idx, 4) == -1);
+	CHECK(parse_xp("0000000001000ff8: 0x0000000002000063\r\n", 0x1000ff8, &v) == 0 &&
+	      v == 0x2000063);
+	CHECK(parse_xp("0000000001000ff8: Cannot access memory\r\n", 0x1000ff8, &v) == -1);
+	CHECK(parse_xp("0000000001000ff0: 0x0000000002000063\r\n", 0x1000ff8, &v) == -1);
+	ktap_result(k, failures == before, "info_text_parsed_strictly");
+}
+
+/* --- info tlb ------------------------------------------------------------------------ */
+
+static void tlb_lines_by_mode(struct ktap *k)
+{
+	static const struct {
+		enum paging mode;
+		const char *line;
+		int rc;
+		uint64_t va, pa, size;
+		bool size_known, pa_known;
+	} t[] = {
+		{ PAGING_2LEVEL, "00000000c0000000: 0000000000000000 -GPDA---W", 0,
+		  0xc0000000, 0, 4 << 20, true, false },
+		{ PAGING_2LEVEL, "00000000e0814000: 00000000a905a000 -G-DAC--W", 0,
+		  0xe0814000, 0xa905a000, 4096, true, true },
+		{ PAGING_2LEVEL, "00000000c0000000: 00000000c0200000 -GPDA---W", 0,	/* bit 21 */
+		  0xc0000000, 0xc0000000, 4 << 20, true, false },
+		{ PAGING_2LEVEL, "00000000c0200000: 0000000000000000 -GPDA---W", -1, 0, 0, 0, false, false },	/* unaligned */
+		{ PAGING_2LEVEL, "00000000c0000000: 0000000000000000 XG-DA---W", -1, 0, 0, 0, false, false },	/* NX */
+		{ PAGING_PAE, "00000000f8000000: 80000000d0000000 XGPDA---W", 0,
+		  0xf8000000, 0xd0000000, 2 << 20, true, true },
+		{ PAGING_PAE, "00000000f8001000: 8000000100000000 XG-DA---W", 0,
+		  0xf8001000, 0x100000000, 4096, true, true },
+		{ PAGING_PAE, "0000000100000000: 0000000000000000 -G-DA---W", -1, 0, 0, 0, false, false },	/* va > 4G */
+		{ PAGING_4LEVEL, "ffff888100000000: 0000000100000000 XGPDA---W", 0,
+		  0xffff888100000000, 0x100000000, 2 << 20, false, true },
+		{ PAGING_4LEVEL, "ffffc90040000000: 0000000140200000 XGPDA---W", 0,
+		  0xffffc90040000000, 0x140200000, 2 << 20, true, true },
+		{ PAGING_4LEVEL, "00007f0000000000: 0000000800000000 ---DA--UW", 0,
+		  0x7f0000000000, 0x800000000, 4096, true, true },
+		{ PAGING_4LEVEL, "ff11000100000000: 0000000100000000 XGPDA---W", -1, 0, 0, 0, false, false },	/* 57-bit */
+		{ PAGING_5LEVEL, "ff11000100000000: 0000000100000000 XGPDA---W", 0,
+		  0xff11000100000000, 0x100000000, 2 << 20, false, true },
+		{ PAGING_4LEVEL, "ffffc90000400000: 0000000800005000 XG-DA---Wx", -1, 0, 0, 0, false, false },
+		{ PAGING_4LEVEL, "ffffc90000400000: 0000000800005000 XG-DA---", -1, 0, 0, 0, false, false },
+		{ PAGING_4LEVEL, "ffffc90000400000: 0000000800005000 XG-DA--W-", -1, 0, 0, 0, false, false },	/* order */
+		{ PAGING_4LEVEL, "ffffc90000400000: 0000000800005000 XG-\"A---W", -1, 0, 0, 0, false, false },
+		{ PAGING_4LEVEL, "ffffc90000400000: 00000008000", -1, 0, 0, 0, false, false },
+		{ PAGING_4LEVEL, "ffffc90000400000:0000000800005000 XG-DA---W", -1, 0, 0, 0, false, false },
+		{ PAGING_4LEVEL, "1ffffc90000400000: 0000000800005000 XG-DA---W", -1, 0, 0, 0, false, false },
+		{ PAGING_4LEVEL, "ffffc90000400000: 0040000800005000 XG-DA---W", -1, 0, 0, 0, false, false },	/* > 50 bits */
+		{ PAGING_OFF, "ffffc90000400000: 0000000800005000 XG-DA---W", -1, 0, 0, 0, false, false },
+	};
+	int before = failures;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct cpu_paging p = { .mode = t[i].mode, .pse = true };
+		struct tlb_entry e;
+		int rc = parse_tlb_line(t[i].line, &p, &e);
+
+		if (rc != t[i].rc) {
+			printf("# %s: %s: rc %d\n", paging_name(t[i].mode), t[i].line, rc);
+			failures++;
+			continue;
+		}
+		if (rc)
+			continue;
+		if (e.va != t[i].va || e.pa != t[i].pa || e.size != t[i].size ||
+		    e.size_known != t[i].size_known || e.pa_known != t[i].pa_known) {
+			printf("# %s: %s: va %#" PRIx64 " pa %#" PRIx64 " size %#" PRIx64 " %d %d\n",
+			       paging_name(t[i].mode), t[i].line, e.va, e.pa, e.size, e.size_known,
+			       e.pa_known);
+			failures++;
+		}
+	}
+	ktap_result(k, failures == before, "tlb_lines_by_mode");
+}
+
+struct collected {
+	struct tlb_entry e[16];
+	int n;
+};
+
+static int collect(void *ctx, const struct tlb_entry *e)
+{
+	struct collected *c = ctx;
+
+	if (c->n < 16)
+		c->e[c->n] = *e;
+	c->n++;
+	return 0;
+}
+
+static void tlb_scan_settles_or_refuses(struct ktap *k)
+{
+	struct cpu_paging p = { .mode = PAGING_4LEVEL };
+	struct collected c = { .n = 0 };
+	char err[256];
+	int before = failures;
+
+	/* a 2 MiB page with something else in its GiB; one with nothing: unsettled */
+	CHECK(tlb_scan("ffffc90040000000: 0000000140000000 XGPDA---W\r\n"
+		       "ffffc90040200000: 0000000000001000 XG-DA---W\r\n"
+		       "\r\n"
+		       "ffffc90080000000: 0000000180000000 XGPDA---W\r\n", &p, collect, &c,
+		       err, sizeof(err)) == 0);
+	CHECK(c.n == 3 && c.e[0].size_known && c.e[0].size == TLB_2M && c.e[1].size == TLB_4K &&
+	      !c.e[2].size_known);
+	/* out of order, overlapping, a stray line, nothing: refused */
+	CHECK(tlb_scan("ffffc90040200000: 0000000000001000 XG-DA---W\n"
+		       "ffffc90040000000: 0000000140000000 XGPDA---W\n", &p, collect, &c, err,
+		       sizeof(err)) == -1 && strstr(err, "not past"));
+	CHECK(tlb_scan("ffffc90040000000: 0000000140000000 XGPDA---W\n"
+		       "ffffc90040100000: 0000000000001000 XG-DA---W\n", &p, collect, &c, err,
+		       sizeof(err)) == -1 && strstr(err, "not past"));
+	CHECK(tlb_scan("ffffc90040000000: 0000000140000000 XGPDA---W\nhello\n", &p, collect, &c,
+		       err, sizeof(err)) == -1 && strstr(err, "line 2 is not a 4-level mapping"));
+	CHECK(tlb_scan("\r\n", &p, collect, &c, err, sizeof(err)) == -1 &&
+	      strstr(err, "no mappings"));
+	ktap_result(k, failures == before, "tlb_scan_settles_or_refuses");
+}
+
+/* guest-physical memory for tlb_resolve(): a few entries */
+struct phys {
+	uint64_t addr[8], val[8];
+	int n, reads;
+};
+
+static int phys_read(void *ctx, uint64_t addr, int bytes, uint64_t *val)
+{
+	struct phys *m = ctx;
+
+	m->reads++;
+	for (int i = 0; i < m->n; i++)
+		if (m->addr[i] == addr) {
+			*val = bytes == 4 ? m->val[i] & 0xffffffff : m->val[i];
+			return 0;
+		}
+	return -1;
+}
+
+static void tlb_resolve_reads_the_entries(struct ktap *k)
+{
+	struct cpu_paging p4 = { .mode = PAGING_4LEVEL, .cr3 = 0x1000 };
+	struct cpu_paging p5 = { .mode = PAGING_5LEVEL, .cr3 = 0x1000 };
+	struct cpu_paging p2 = { .mode = PAGING_2LEVEL, .cr3 = 0x1000, .pse = true };
+	uint64_t va = 0xffff888100000000ULL;
+	/* PML4 index 273, PDPT index 4 */
+	struct phys m = { .n = 3,
+		.addr = { 0x1000 + 273 * 8, 0x2000 + 4 * 8, 0x3000 },
+		.val = { 0x2063, 0x1000000e3ULL | (1ULL << 63), 0 } };
+	struct tlb_entry e = { .va = va, .pa = 0x100000000ULL, .size = TLB_2M,
+			       .size_known = false, .pa_known = true };
+	int before = failures;
+
+	CHECK(tlb_resolve(&p4, &e, phys_read, &m) == 0 && e.size == TLB_1G && e.size_known);
+	/* a PDPTE that points to a page directory whose entry maps 2 MiB */
+	m.val[1] = 0x3063;
+	m.addr[2] = 0x3000;
+	m.val[2] = 0x1000000e3ULL;
+	e.size = TLB_2M;
+	e.size_known = false;
+	CHECK(tlb_resolve(&p4, &e, phys_read, &m) == 0 && e.size == TLB_2M && e.size_known);
+	/* an entry that does not map what info tlb said, or cannot be read */
+	m.val[2] = 0x1002000e3ULL;
+	e.size_known = false;
+	CHECK(tlb_resolve(&p4, &e, phys_read, &m) == -1);
+	m.val[0] = 0x2062;	/* not present */
+	e.size_known = false;
+	CHECK(tlb_resolve(&p4, &e, phys_read, &m) == -1);
+	e.size_known = false;
+	CHECK(tlb_resolve(&p5, &e, phys_read, &m) == -1);	/* no PML5 entry */
+	/* 5-level: va 0xff11000100000000: PML5 index 273, PML4 0, PDPT 4 */
+	m = (struct phys){ .n = 3,
+		.addr = { 0x1000 + 273 * 8, 0x2000, 0x3000 + 4 * 8 },
+		.val = { 0x2063, 0x3063, 0x1000000e3ULL } };
+	e = (struct tlb_entry){ .va = 0xff11000100000000ULL, .pa = 0x100000000ULL,
+				.size = TLB_2M, .pa_known = true };
+	CHECK(tlb_resolve(&p5, &e, phys_read, &m) == 0 && e.size == TLB_1G && m.reads == 3);
+	/* 2-level, PSE-36: the PDE's bits 13-20 are the address's 32-39 */
+	m = (struct phys){ .n = 1, .addr = { 0x1000 + (0xa0400000 >> 22) * 4 },
+			   .val = { 0xe0000000 | 1 << 13 | 0x1e3 } };
+	e = (struct tlb_entry){ .va = 0xa0400000, .pa = 0xe0000000, .size = TLB_4M,
+				.size_known = true };
+	CHECK(tlb_resolve(&p2, &e, phys_read, &m) == 0 && e.pa == 0x1e0000000ULL && e.pa_known);
+	ktap_result(k, failures == before, "tlb_resolve_reads_the_entries");
+}
+
+static void user_kernel_split(struct ktap *k)
+{
+	struct tlb_entry user = { .va = 0xa0000000, .size = 4096, .flags = "---DA--UW" };
+	struct tlb_entry kern = { .va = 0x400000, .size = 4096, .flags = "---DA---W" };
+	struct page_offset_votes v = { { 0 } };
+	int before = failures;
+
+	CHECK(audit_classify(&user, 0xb0000000) == KIND_USER);
+	CHECK(audit_classify(&user, 0x80000000) == KIND_KERNEL);	/* U, kernel half */
+	CHECK(audit_classify(&user, 0) == KIND_UNDECIDED);		/* PAGE_OFFSET unknown */
+	user.va = 0x3ffff000;
+	CHECK(audit_classify(&user, 0) == KIND_USER);			/* below any split */
+	CHECK(audit_classify(&kern, user_top(PAGING_4LEVEL)) == KIND_KERNEL);	/* no U */
+	user.va = 0x00ff000000000000ULL;
+	CHECK(audit_classify(&user, user_top(PAGING_5LEVEL)) == KIND_USER);
+	CHECK(audit_classify(&user, user_top(PAGING_4LEVEL)) == KIND_KERNEL);
+	/* the direct map says PAGE_OFFSET; a user mapping's vote does not count */
+	for (uint64_t pa = 0; pa < (64 << 20); pa += 4 << 20)
+		page_offset_vote(&v, &(struct tlb_entry){ .va = 0x78000000 + pa, .pa = pa,
+							  .size = 4 << 20, .flags = "-GPDA---W" });
+	for (uint64_t pa = 0; pa < (128 << 20); pa += 4 << 20)
+		page_offset_vote(&v, &(struct tlb_entry){ .va = 0xc0000000 + pa, .pa = pa,
+							  .size = 4 << 20, .flags = "--PDA--UW" });
+	CHECK(page_offset_infer(&v) == 0x78000000);
+	memset(&v, 0, sizeof(v));
+	CHECK(page_offset_infer(&v) == 0);
+	ktap_result(k, failures == before, "user_kernel_split");
+}
+
+static void overlap_and_live_ranges(struct ktap *k)
+{
+	struct aperture ap[3] = {
+		{ .start = 0xd0300000, .end = 0xd03fffff },
+		{ .start = 0xd0380000, .end = 0xd04fffff },	/* overlaps the first */
+		{ .start = 0xe0000000, .end = 0xe0ffffff },
+	};
+	struct live_range *r;
+	long n;
+	int before = failures;
+
+	CHECK(aperture_overlap(0xd0000000, TLB_4M, ap, 3) == 1 << 20);	/* counted once */
+	CHECK(aperture_overlap(0xd0000000, TLB_2M, ap, 3) == 0);
+	CHECK(aperture_overlap(0xc0000000, TLB_1G, ap, 3) == (2 << 20) + (16 << 20));
+	CHECK(aperture_overlap(0xfffffffffffff000ULL, 4096, ap, 3) == 0);
+	n = parse_live("ffffc90000800000 4 wc\nffffc90000802000 4 wc\n"
+		       "ffffc90000400000 1 slot\nnonsense\nffffc90000900000 0 wc\n", &r);
+	CHECK(n == 2);
+	CHECK(live_covers(r, n, 0xffffc90000800000ULL, 6 * 4096));
+	CHECK(!live_covers(r, n, 0xffffc90000800000ULL, 7 * 4096));
+	CHECK(live_covers(r, n, 0xffffc90000400000ULL, 4096));
+	CHECK(!live_covers(r, n, 0xffffc90000401000ULL, 4096));
+	CHECK(!live_covers(r, n, 0xffffc900003ff000ULL, 2 * 4096));
+	CHECK(!live_covers(r, n, 0xfffffffffffff000ULL, 0x2000));	/* wraps */
+	free(r);
+	/* clamped at the top of the address space (whose last page cannot end) */
+	n = parse_live("ffffffffffffe000 99999999 wc\n", &r);
+	CHECK(n == 1 && live_covers(r, n, 0xffffffffffffe000ULL, 4096));
+	CHECK(!live_covers(r, n, 0xffffffffffffe000ULL, 0x2000));
+	free(r);
+	ktap_result(k, failures == before, "overlap_and_live_ranges");
+}
+
+int main(void)
+{
+	struct ktap k;
+
+	ktap_begin(&k, "audit-parsers", 10);
+	qmp_reader_any_chunking(&k);
+	qmp_reader_fails_closed(&k);
+	qmp_replies_decoded_or_refused(&k);
+	json_quote_every_byte(&k);
+	info_text_parsed_strictly(&k);
+	tlb_lines_by_mode(&k);
+	tlb_scan_settles_or_refuses(&k);
+	tlb_resolve_reads_the_entries(&k);
+	user_kernel_split(&k);
+	overlap_and_live_ranges(&k);
+	return ktap_end(&k);
+}
