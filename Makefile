@@ -212,8 +212,17 @@ $(B)/fuzz/fuzz_audit: tools/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
 	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Itools/audit \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(AUDIT_SRC)
 
+# test_audit.py's real guest: a multiboot kernel that pages in the mode its command line
+# names, for QEMU's own `info tlb` (gcc -m32, as the guest programs)
+$(B)/unit/audit-paging-guest: tests/unit/audit_paging_guest.c
+	@mkdir -p $(@D)
+	gcc -m32 -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding -fno-pic -fno-pie -no-pie \
+		-fno-stack-protector -mgeneral-regs-only -nostdlib -static \
+		-Wl,-Ttext-segment=0x100000 -Wl,--build-id=none -o $@ $< -lgcc
+
 # what tests/check's unit suite runs of the auditor's, built by make unit and make check
-AUDIT_UNIT_BINS := $(B)/unit/pvmap-audit-san $(B)/unit/test_audit $(B)/unit/test_audit_plain
+AUDIT_UNIT_BINS := $(B)/unit/pvmap-audit-san $(B)/unit/test_audit $(B)/unit/test_audit_plain \
+	$(B)/unit/audit-paging-guest
 unit check check-full: $(AUDIT_UNIT_BINS)
 
 # --- host tools and unit tests -----------------------------------------------

@@ -363,19 +363,24 @@ class Run:
         return path
 
     def run(self, *args, timeout=300):
-        start = time.monotonic()
-        try:
-            res = subprocess.run([*self.audit, *args], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, timeout=timeout)
-            rc, out, err = res.returncode, res.stdout, res.stderr
-        except subprocess.TimeoutExpired as e:
-            rc, out, err = "timeout", e.stdout or b"", e.stderr or b""
-        return Result(rc, out, err, time.monotonic() - start)
+        return run_audit(self.audit, *args, timeout=timeout)
 
     def close(self):
         for s in self.servers:
             s.close()
         self.tmp.cleanup()
+
+
+def run_audit(audit, *args, timeout=300):
+    """@audit (a command, as a list) with @args: its Result."""
+    start = time.monotonic()
+    try:
+        res = subprocess.run([*audit, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             timeout=timeout)
+        rc, out, err = res.returncode, res.stdout, res.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, out, err = "timeout", e.stdout or b"", e.stderr or b""
+    return Result(rc, out, err, time.monotonic() - start)
 
 
 class Result:
@@ -700,17 +705,146 @@ def test_hostile_qmp(audit, c):
         r.close()
 
 
+# --- audit_real_qemu_paging ------------------------------------------------------------
+
+K, U = "GDAW", "DAW"
+# tests/unit/audit_paging_guest.c's mappings: (va, pa, size, user, flags, nx), then the
+# options pvmap-audit is run with and what it must report; as in audit_paging_modes
+REAL = {
+    "2level": ([(0, 0, 4 * MiB, False, K, False)] +
+               [(0x80000000 + k * 4 * MiB, k * 4 * MiB, 4 * MiB, False, K, False)
+                for k in range(8)] +
+               [(0xa0000000, 0xd0000000, 4 * MiB, False, K, False),
+                (0xa0400000, 0x1e0000000, 4 * MiB, False, K, False),
+                (0x90000000, 0xe0000000, 4 * KiB, False, K + "C", False),
+                (0x40000000, 0xe0001000, 4 * KiB, True, U, False),
+                (0x50000000, 0xe0c00000, 4 * MiB, True, U, False)],
+               ["--aperture", "0xd0300000:0x100000", "--aperture", "0xe0000000:0x1000000"],
+               {0xa0000000: (4 * MiB, MiB, "stale"), 0x90000000: (4 * KiB, 4 * KiB, "stale"),
+                0x40000000: (4 * KiB, 4 * KiB, "user"), 0x50000000: (4 * MiB, 4 * MiB, "user")},
+               {"paging": "2-level", "user_top": 0x80000000, "split": "direct map"}),
+    "pae": ([(0, 0, 2 * MiB, False, K, False), (2 * MiB, 2 * MiB, 2 * MiB, False, K, False),
+             (0xf8000000, 0xd0000000, 2 * MiB, False, K, True),
+             (0xb8000000, 0xe0000000, 4 * KiB, False, K + "C", True),
+             (0xa0000000, 0xe0001000, 4 * KiB, True, U, False),
+             (0x60000000, 0xe0200000, 2 * MiB, True, U, False)],
+            ["--aperture", "0xd0100000:0x80000", "--aperture", "0xe0000000:0x1000000",
+             "--page-offset", "0xb0000000"],
+            {0xf8000000: (2 * MiB, 512 * KiB, "stale"), 0xb8000000: (4 * KiB, 4 * KiB, "stale"),
+             0xa0000000: (4 * KiB, 4 * KiB, "user"), 0x60000000: (2 * MiB, 2 * MiB, "user")},
+            {"paging": "PAE", "user_top": 0xb0000000, "split": "--page-offset"}),
+    "4level": ([(0, 0, 2 * MiB, False, K, False), (2 * MiB, 2 * MiB, 2 * MiB, False, K, False),
+                (0xffff888100000000, 0x100000000, GiB, False, K, True),
+                (0xffffc90040000000, 0x140000000, 2 * MiB, False, K, True),
+                (0xffffc90040200000, 0x1000, 4 * KiB, False, K, True),
+                (0xffffc90080000000, 0x180000000, 2 * MiB, False, K, True),
+                (0x400000, 0x800001000, 4 * KiB, False, "DAW", False),
+                (0x00007f0000000000, 0x800000000, 4 * KiB, True, U, False),
+                (0x00007f0000200000, 0x800200000, 2 * MiB, True, U, False)],
+               ["--aperture", "0x120000000:0x10000000", "--aperture", "0x140100000:0x100000",
+                "--aperture", "0x180000000:0x40000000", "--aperture", "0x800000000:0x40000000"],
+               {0xffff888100000000: (GiB, 256 * MiB, "stale"),
+                0xffffc90040000000: (2 * MiB, MiB, "stale"),
+                0xffffc90080000000: (2 * MiB, 2 * MiB, "stale"),
+                0x400000: (4 * KiB, 4 * KiB, "stale"),
+                0x00007f0000000000: (4 * KiB, 4 * KiB, "user"),
+                0x00007f0000200000: (2 * MiB, 2 * MiB, "user")},
+               {"paging": "4-level", "user_top": 0x0000800000000000, "split": "4-level"}),
+    "5level": ([(0, 0, 2 * MiB, False, K, False), (2 * MiB, 2 * MiB, 2 * MiB, False, K, False),
+                (0xffa0000000400000, 0x800000000, 4 * KiB, False, K + "C", False),
+                (0xff11000100000000, 0x100000000, GiB, False, K, True),
+                (0xff20000000000000, 0x800002000, 4 * KiB, True, U, False),
+                (0x00ff000000000000, 0x800001000, 4 * KiB, True, U, False)],
+               ["--aperture", "0x800000000:0x40000000", "--aperture", "0x120000000:0x1000000"],
+               {0xffa0000000400000: (4 * KiB, 4 * KiB, "stale"),
+                0xff11000100000000: (GiB, 16 * MiB, "stale"),
+                0xff20000000000000: (4 * KiB, 4 * KiB, "stale"),
+                0x00ff000000000000: (4 * KiB, 4 * KiB, "user")},
+               {"paging": "5-level", "user_top": 0x0100000000000000, "split": "5-level"}),
+}
+
+
+def qemu_hmp(path, line, timeout=30):
+    """One human-monitor command on QEMU's QMP socket: its text (the connection closed after)."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        f = s.makefile("rwb")
+        f.readline()
+        for cmd in ({"execute": "qmp_capabilities"},
+                    {"execute": "human-monitor-command", "arguments": {"command-line": line}}):
+            f.write(json.dumps(cmd).encode() + b"\n")
+            f.flush()
+            reply = json.loads(f.readline())
+        f.close()
+        return reply.get("return")
+
+
+def test_real_qemu_paging(audit, c, guest_elf):
+    """The real thing: QEMU's own info tlb of a guest paging in each mode."""
+    if not c.check("the paging guest is built", os.path.exists(guest_elf), guest_elf):
+        return
+    with tempfile.TemporaryDirectory(prefix="pvmap-audit-qemu-") as tmp:
+        for mode, (maps, options, want, layout) in REAL.items():
+            sock = os.path.join(tmp, f"{mode}.sock")
+            qemu = subprocess.Popen(
+                ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-accel", "tcg",
+                 "-cpu", "max", "-m", "64", "-kernel", guest_elf, "-append", mode,
+                 "-qmp", f"unix:{sock},server=on,wait=off"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            try:
+                regs = ""
+                for _ in range(200):  # until the guest has paging on
+                    if os.path.exists(sock):
+                        regs = qemu_hmp(sock, "info registers") or ""
+                        if "CR0=8" in regs:
+                            break
+                    time.sleep(0.05)
+                if not c.check(f"{mode}: the guest turns paging on", "CR0=8" in regs,
+                               regs[-200:] or qemu.stderr.read1(300).decode()):
+                    continue
+                model = PageTables(mode, Memory())
+                for va, pa, size, user, flags, nx in maps:
+                    model.map(va, pa, size, user=user, flags=flags, nx=nx)
+                real = qemu_hmp(sock, "info tlb")
+                c.check(f"{mode}: QEMU's info tlb is what the fake guests print",
+                        real == model.info_tlb(),
+                        f"QEMU: {real!r}; model: {model.info_tlb()!r}"[:600])
+                for _ in range(10):  # QEMU takes the next client once it saw this one go
+                    time.sleep(0.2)
+                    res = run_audit(audit, "--json", *options, sock)
+                    if "no QMP greeting" not in res.text:
+                        break
+                doc = res.json()
+                c.result(res, f"{mode}: exit 1", 1)
+                if doc:
+                    got = kinds(doc)
+                    c.check(f"{mode}: each mapping at its size, its aperture bytes, user or "
+                            "kernel", got == want, diff(got, want))
+                    seen = {k: doc["guests"][0].get(k) for k in layout}
+                    c.check(f"{mode}: the layout", seen == layout, f"{seen}, want {layout}")
+                    c.notes.append(f"{mode}: QEMU's info tlb: {len(real.splitlines())} lines, as "
+                                   f"modelled; pvmap-audit: {len(got)} mappings, exit {res.rc}")
+            finally:
+                qemu.kill()
+                qemu.wait()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--audit", default=os.path.join(TOP, "build", "unit", "pvmap-audit-san"),
                     help="the pvmap-audit to test (a command, split at spaces)")
+    ap.add_argument("--guest", default=os.path.join(TOP, "build", "unit", "audit-paging-guest"),
+                    help="audit_real_qemu_paging's guest (tests/unit/audit_paging_guest.c)")
     ap.add_argument("--only", action="append", help="run only this test (repeatable)")
     args = ap.parse_args()
     audit = args.audit.split()
     w = ktap.Writer("pvmap-audit")
     for name, fn in (("audit_never_drops", test_never_drops),
                      ("audit_paging_modes", test_paging_modes),
-                     ("audit_hostile_qmp", test_hostile_qmp)):
+                     ("audit_hostile_qmp", test_hostile_qmp),
+                     ("audit_real_qemu_paging",
+                      lambda audit, c: test_real_qemu_paging(audit, c, args.guest))):
         if args.only and name not in args.only:
             continue
         c = Checks()

@@ -448,7 +448,10 @@ static int audit(struct guest *g)
 	start_deadline(&c);
 	n = qmp_read_line(&c.r, &line, &errnum);
 	if (n || qmp_classify(line, &text) != QMP_GREETING) {
-		snprintf(g->error, sizeof(g->error), "no QMP greeting from %s", g->socket);
+		snprintf(g->error, sizeof(g->error), "no QMP greeting from %s (%s)", g->socket,
+			 n == QMP_READ_CLOSED ? "it closed the connection: another QMP client on it?" :
+			 n == QMP_READ_IO && errnum == ETIMEDOUT ? "timed out" :
+			 n ? "its first line could not be read" : "its first line is something else");
 		free(line);
 		free(text);
 		goto out;
