@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libpvstub: the model behind pvstub.h. Small and linear on purpose: a
- * guest under test has a few hundred live PTEs, and a readable model is
- * worth more than a fast one.
+ * libpvstub: the model behind pvstub.h. Readable first, but bounded: a live
+ * guest is not trusted, so its tables are capped and found by hash, and
+ * what a request costs does not grow with the tables it did not touch.
  */
 #include "pvstub.h"
 
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #define L1_ENTRIES	512
+#define L1_SHIFT	21
 #define L1_SPAN		((uint64_t)L1_ENTRIES << 12)
 #define PTE_P		0x001ULL
 #define PTE_RW		0x002ULL
@@ -37,24 +38,201 @@ static unsigned int pat_index(uint64_t pte)
 	return (pte & PTE_PAT ? 4 : 0) | (pte & PTE_PCD ? 2 : 0) | (pte & PTE_PWT ? 1 : 0);
 }
 
+static uint64_t pat_bits(unsigned int index)
+{
+	return (index & 4 ? PTE_PAT : 0) | (index & 2 ? PTE_PCD : 0) | (index & 1 ? PTE_PWT : 0);
+}
+
+/* The lowest PAT index whose type is UC, or -1: what MMIO mapped cacheable becomes. */
+static int uc_index(const unsigned char *pat)
+{
+	for (int i = 0; i < 8; i++)
+		if (pat[i] == MT_UC)
+			return i;
+	return -1;
+}
+
+/*
+ * A map of 64-bit keys (never MAP_EMPTY) to 64-bit values: open addressing,
+ * linear probing, at most half full, deletion by backward shift. Every
+ * lookup and the slots it examines are counted in the model's counts.
+ */
+#define MAP_EMPTY	UINT64_MAX
+
+struct map {
+	uint64_t *key, *val;
+	size_t cap, n;			/* cap: 0 or a power of 2 */
+	unsigned int bits;		/* log2(cap) */
+	uint64_t *lookups, *probes;	/* the owner's counts */
+};
+
+static size_t map_home(const struct map *m, uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - m->bits));
+}
+
+/* The slot of @key, or of the empty slot where it would go. */
+static size_t map_slot(const struct map *m, uint64_t key)
+{
+	size_t i = map_home(m, key);
+
+	(*m->lookups)++;
+	for (;;) {
+		(*m->probes)++;
+		if (m->key[i] == key || m->key[i] == MAP_EMPTY)
+			return i;
+		i = (i + 1) & (m->cap - 1);
+	}
+}
+
+static bool map_get(const struct map *m, uint64_t key, uint64_t *val)
+{
+	size_t i;
+
+	if (!m->n)
+		return false;
+	i = map_slot(m, key);
+	if (m->key[i] == MAP_EMPTY)
+		return false;
+	if (val)
+		*val = m->val[i];
+	return true;
+}
+
+static bool map_grow(struct map *m)
+{
+	unsigned int bits = m->cap ? m->bits + 1 : 6;
+	struct map new = { .cap = (size_t)1 << bits, .bits = bits,
+			   .lookups = m->lookups, .probes = m->probes };
+
+	new.key = malloc(new.cap * sizeof(*new.key));
+	new.val = malloc(new.cap * sizeof(*new.val));
+	if (!new.key || !new.val) {
+		free(new.key);
+		free(new.val);
+		return false;
+	}
+	memset(new.key, 0xff, new.cap * sizeof(*new.key));
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (m->key[i] == MAP_EMPTY)
+			continue;
+		j = map_slot(&new, m->key[i]);
+		new.key[j] = m->key[i];
+		new.val[j] = m->val[i];
+		new.n++;
+	}
+	free(m->key);
+	free(m->val);
+	*m = new;
+	return true;
+}
+
+/* Set @key to @val; false when out of memory (only a new key can need any). */
+static bool map_put(struct map *m, uint64_t key, uint64_t val)
+{
+	size_t i = m->cap ? map_slot(m, key) : 0;
+
+	if (!m->cap || m->key[i] == MAP_EMPTY) {
+		if (2 * (m->n + 1) > m->cap) {
+			if (!map_grow(m))
+				return false;
+			i = map_slot(m, key);
+		}
+		m->key[i] = key;
+		m->n++;
+	}
+	m->val[i] = val;
+	return true;
+}
+
+static void map_del(struct map *m, uint64_t key)
+{
+	size_t mask = m->cap - 1, i, j;
+
+	if (!m->n)
+		return;
+	i = map_slot(m, key);
+	if (m->key[i] == MAP_EMPTY)
+		return;
+	/* pull back each later entry of the run that may sit in the hole */
+	for (j = (i + 1) & mask; m->key[j] != MAP_EMPTY; j = (j + 1) & mask) {
+		size_t home = map_home(m, m->key[j]);
+
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->key[i] = m->key[j];
+			m->val[i] = m->val[j];
+			i = j;
+		}
+	}
+	m->key[i] = MAP_EMPTY;
+	m->n--;
+}
+
+static void map_free(struct map *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
 /*
  * A page-table page of the guest, covering [va, va + L1_SPAN). A live
  * guest's (@mem set) is its own frame, mapped here: updates are written
- * there, only to the entries it registered, and @pte is their shadow.
+ * there, only to the entries it registered, and @pte is their shadow, the
+ * last value validated. The stub's own (@mem NULL) holds all 512 entries.
  */
 struct l1 {
 	uint64_t va;
 	uint64_t frame;
+	size_t index;			/* in pvstub.l1 */
+	uint64_t *mem;
+	/* the shadow check reads these first: beside the header, not 8 KiB away */
+	uint64_t registered[L1_ENTRIES / 64];
+	uint64_t reported[L1_ENTRIES / 64];	/* changed behind our back, reported */
 	uint64_t pte[L1_ENTRIES];
 	uint64_t set_by[L1_ENTRIES];	/* hypercall number of the last write */
-	uint64_t *mem;
-	uint64_t registered[L1_ENTRIES / 64];
 };
+
+static bool test_bit64(const uint64_t *map, unsigned int idx)
+{
+	return map[idx / 64] >> (idx % 64) & 1;
+}
+
+static void assign_bit64(uint64_t *map, unsigned int idx, bool on)
+{
+	if (on)
+		map[idx / 64] |= 1ULL << (idx % 64);
+	else
+		map[idx / 64] &= ~(1ULL << (idx % 64));
+}
 
 static bool is_registered(const struct l1 *l, unsigned int idx)
 {
-	return l->registered[idx / 64] >> (idx % 64) & 1;
+	return test_bit64(l->registered, idx);
 }
+
+/*
+ * The next held entry of @l at or after @idx, or L1_ENTRIES: one whose value
+ * is the stub's (a registered one, or any of the stub's own tables). A walk
+ * costs the words of the bitmap and the entries held, not all 512.
+ */
+static unsigned int next_held(const struct l1 *l, unsigned int idx)
+{
+	if (!l->mem)
+		return idx;
+	while (idx < L1_ENTRIES) {
+		uint64_t w = l->registered[idx / 64] >> (idx % 64);
+
+		if (w)
+			return idx + (unsigned int)__builtin_ctzll(w);
+		idx = (idx / 64 + 1) * 64;
+	}
+	return L1_ENTRIES;
+}
+
+#define for_each_held(l, j) \
+	for (unsigned int j = next_held(l, 0); j < L1_ENTRIES; j = next_held(l, j + 1))
 
 struct tlb_entry {
 	uint64_t va;
@@ -66,6 +244,7 @@ struct tlb_entry {
 struct vcpu {
 	struct tlb_entry *tlb;
 	size_t n, cap;
+	struct map index;		/* va >> 12 -> its entry in @tlb */
 };
 
 struct violation {
@@ -80,11 +259,16 @@ struct pvstub {
 	struct pvstub_config cfg;
 	struct { uint64_t first, frames; } more_apertures[PVSTUB_MAX_APERTURES];
 	unsigned char pat[8];		/* the memory type of each PAT index */
+	int uc;				/* uc_index(pat) */
 	unsigned int nr_more_apertures;
-	struct l1 *l1;
+	struct l1 **l1;			/* every table, in no order */
 	size_t nl1, capl1;
-	uint64_t *revoked;
-	size_t nrevoked, caprevoked;
+	uint64_t nmodel;		/* the stub's own tables ever made */
+	struct map by_frame, by_va;	/* frame, va >> L1_SHIFT -> struct l1 * */
+	struct map writable;		/* frame -> held entries mapping it writable */
+	struct map present;		/* frame -> held entries mapping it */
+	uint64_t nreported;		/* registered entries the guest changed, reported */
+	struct map revoked;		/* frame -> 1 */
 	struct vcpu vcpu[PVSTUB_MAX_VCPUS];
 	struct violation *viol;
 	size_t nviol, capviol;
@@ -96,6 +280,18 @@ struct pvstub {
 static void record(struct pvstub *s, unsigned int vcpu, uint64_t va, uint64_t frame,
 		   const char *how);
 
+/* Mark a registered entry changed behind the stub's back (and reported), or not. */
+static void set_reported(struct pvstub *s, struct l1 *l, unsigned int idx, bool on)
+{
+	if (test_bit64(l->reported, idx) == on)
+		return;
+	assign_bit64(l->reported, idx, on);
+	if (on)
+		s->nreported++;
+	else
+		s->nreported--;
+}
+
 /* Grow *@arr to hold @need elements of @size bytes; false when out of memory. */
 static bool grow(void **arr, size_t *cap, size_t need, size_t size)
 {
@@ -106,6 +302,8 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t size)
 		return true;
 	while (ncap < need)
 		ncap *= 2;
+	if (ncap > SIZE_MAX / size)
+		return false;
 	p = realloc(*arr, ncap * size);
 	if (!p)
 		return false;
@@ -114,18 +312,54 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
+static bool is_ram(const struct pvstub *s, uint64_t frame)
+{
+	return frame < s->cfg.ram_frames ||
+	       frame - PVSTUB_HIGH_RAM_FIRST < s->cfg.ram_high_frames;
+}
+
+/* Whether [first, first + frames) is clear of the guest's RAM (and does not wrap). */
+static bool outside_ram(const struct pvstub_config *cfg, uint64_t first, uint64_t frames)
+{
+	uint64_t hi = PVSTUB_HIGH_RAM_FIRST;
+
+	if (!frames || first + frames < first)
+		return false;
+	return first >= cfg->ram_frames &&
+	       (!cfg->ram_high_frames || first + frames <= hi || first >= hi + cfg->ram_high_frames);
+}
+
+static void map_init(struct pvstub *s, struct map *m)
+{
+	m->lookups = &s->counts.lookups;
+	m->probes = &s->counts.lookup_probes;
+}
+
 struct pvstub *pvstub_create(const struct pvstub_config *cfg)
 {
 	struct pvstub *s;
 
 	if (!cfg->nr_vcpus || cfg->nr_vcpus > PVSTUB_MAX_VCPUS || !cfg->ram_frames ||
-	    (cfg->aperture_frames && cfg->aperture_first < cfg->ram_frames))
+	    (cfg->ram_high_frames && (cfg->ram_frames > PVSTUB_HIGH_RAM_FIRST ||
+				      cfg->ram_high_frames > (1ULL << 40) - PVSTUB_HIGH_RAM_FIRST)) ||
+	    (cfg->aperture_frames &&
+	     !outside_ram(cfg, cfg->aperture_first, cfg->aperture_frames)))
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
 	s->cfg = *cfg;
+	if (!s->cfg.max_tables)
+		s->cfg.max_tables = PVSTUB_MAX_TABLES;
 	memcpy(s->pat, xen_pat, sizeof(s->pat));
+	s->uc = uc_index(s->pat);
+	map_init(s, &s->by_frame);
+	map_init(s, &s->by_va);
+	map_init(s, &s->writable);
+	map_init(s, &s->present);
+	map_init(s, &s->revoked);
+	for (unsigned int v = 0; v < PVSTUB_MAX_VCPUS; v++)
+		map_init(s, &s->vcpu[v].index);
 	return s;
 }
 
@@ -133,28 +367,133 @@ void pvstub_destroy(struct pvstub *s)
 {
 	if (!s)
 		return;
-	for (unsigned int v = 0; v < PVSTUB_MAX_VCPUS; v++)
+	for (unsigned int v = 0; v < PVSTUB_MAX_VCPUS; v++) {
 		free(s->vcpu[v].tlb);
+		map_free(&s->vcpu[v].index);
+	}
+	for (size_t i = 0; i < s->nl1; i++)
+		free(s->l1[i]);
 	free(s->l1);
-	free(s->revoked);
+	map_free(&s->by_frame);
+	map_free(&s->by_va);
+	map_free(&s->writable);
+	map_free(&s->present);
+	map_free(&s->revoked);
 	free(s->viol);
 	free(s);
 }
 
 static struct l1 *l1_for_va(const struct pvstub *s, uint64_t va)
 {
-	for (size_t i = 0; i < s->nl1; i++)
-		if (va - s->l1[i].va < L1_SPAN)
-			return &s->l1[i];
-	return NULL;
+	uint64_t p;
+
+	return map_get(&s->by_va, va >> L1_SHIFT, &p) ? (struct l1 *)(uintptr_t)p : NULL;
 }
 
 static struct l1 *l1_for_frame(const struct pvstub *s, uint64_t frame)
 {
-	for (size_t i = 0; i < s->nl1; i++)
-		if (s->l1[i].frame == frame)
-			return &s->l1[i];
-	return NULL;
+	uint64_t p;
+
+	return map_get(&s->by_frame, frame, &p) ? (struct l1 *)(uintptr_t)p : NULL;
+}
+
+/* Held entries that map @frame writable: a PGT_writable_page type count. */
+static uint64_t writable_refs(const struct pvstub *s, uint64_t frame)
+{
+	uint64_t n = 0;
+
+	map_get(&s->writable, frame, &n);
+	return n;
+}
+
+static bool maps_writable(uint64_t pte)
+{
+	return (pte & (PTE_P | PTE_RW)) == (PTE_P | PTE_RW);
+}
+
+/* One more (@delta 1) or one fewer (-1) reference to @frame in @m. */
+static bool count_ref(struct map *m, uint64_t frame, int delta)
+{
+	uint64_t n = 0;
+
+	map_get(m, frame, &n);
+	if (delta > 0)
+		return map_put(m, frame, n + 1);
+	if (n > 1)
+		map_put(m, frame, n - 1);
+	else
+		map_del(m, frame);
+	return true;
+}
+
+/*
+ * A held entry changes from @old to @new: the writable type counts follow
+ * (get_page_type(PGT_writable_page) and put_page_type()), and the count of
+ * entries that reach each frame. False when out of memory, before anything
+ * changed.
+ */
+static bool track(struct pvstub *s, uint64_t old, uint64_t new)
+{
+	if (new & PTE_P) {
+		if (!count_ref(&s->present, PTE_FRAME(new), 1))
+			return false;
+		if (maps_writable(new) && !count_ref(&s->writable, PTE_FRAME(new), 1)) {
+			count_ref(&s->present, PTE_FRAME(new), -1);
+			return false;
+		}
+	}
+	if (old & PTE_P) {
+		count_ref(&s->present, PTE_FRAME(old), -1);
+		if (maps_writable(old))
+			count_ref(&s->writable, PTE_FRAME(old), -1);
+	}
+	return true;
+}
+
+/*
+ * A new page table at @frame for [@va, + L1_SPAN): get_page_type() of
+ * PGT_l1_page_table, which a frame mapped writable cannot take (-EINVAL,
+ * "Bad type"), and the model's cap (-ENOMEM).
+ */
+static int add_table(struct pvstub *s, uint64_t va, uint64_t frame, uint64_t *mem,
+		     struct l1 **out)
+{
+	struct l1 *l;
+
+	if (s->nl1 >= s->cfg.max_tables)
+		return -ENOMEM;
+	if (writable_refs(s, frame) || l1_for_frame(s, frame) || l1_for_va(s, va))
+		return -EINVAL;
+	l = calloc(1, sizeof(*l));
+	if (!l || !grow((void **)&s->l1, &s->capl1, s->nl1 + 1, sizeof(*s->l1)) ||
+	    !map_put(&s->by_frame, frame, (uintptr_t)l)) {
+		free(l);
+		return -ENOMEM;
+	}
+	if (!map_put(&s->by_va, va >> L1_SHIFT, (uintptr_t)l)) {
+		map_del(&s->by_frame, frame);
+		free(l);
+		return -ENOMEM;
+	}
+	l->va = va;
+	l->frame = frame;
+	l->mem = mem;
+	l->index = s->nl1;
+	s->l1[s->nl1++] = l;
+	s->counts.tables = s->nl1;
+	*out = l;
+	return 0;
+}
+
+/* Drop a table that holds nothing. */
+static void drop_table(struct pvstub *s, struct l1 *l)
+{
+	map_del(&s->by_frame, l->frame);
+	map_del(&s->by_va, l->va >> L1_SHIFT);
+	s->l1[l->index] = s->l1[--s->nl1];
+	s->l1[l->index]->index = l->index;
+	s->counts.tables = s->nl1;
+	free(l);
 }
 
 int pvstub_alloc_l1(struct pvstub *s, uint64_t va)
@@ -165,14 +504,11 @@ int pvstub_alloc_l1(struct pvstub *s, uint64_t va)
 	if (l1_for_va(s, va))
 		return 0;
 	/* page-table frames come from the top of the guest's RAM */
-	if (s->nl1 >= s->cfg.ram_frames / 2 ||
-	    !grow((void **)&s->l1, &s->capl1, s->nl1 + 1, sizeof(*s->l1)))
+	if (s->nmodel >= s->cfg.ram_frames / 2)
 		return -ENOMEM;
-	l = &s->l1[s->nl1];
-	memset(l, 0, sizeof(*l));
-	l->va = va;
-	l->frame = s->cfg.ram_frames - 1 - s->nl1;
-	s->nl1++;
+	if (add_table(s, va, s->cfg.ram_frames - 1 - s->nmodel, NULL, &l))
+		return -ENOMEM;
+	s->nmodel++;
 	return 0;
 }
 
@@ -190,31 +526,54 @@ uint64_t pvstub_pte(const struct pvstub *s, uint64_t va)
 	return l ? l->pte[(va - l->va) >> 12] : 0;
 }
 
+static int64_t check_pte(const struct pvstub *s, uint64_t val);
+
 int pvstub_register_pte(struct pvstub *s, uint64_t va, uint64_t maddr, uint64_t *frame_mem)
 {
-	uint64_t frame = maddr >> 12, base = va & ~(L1_SPAN - 1);
+	uint64_t frame = maddr >> 12, base = va & ~(L1_SPAN - 1), val;
 	unsigned int idx = (unsigned int)((va >> 12) % L1_ENTRIES);
 	struct l1 *l = l1_for_frame(s, frame), *by_va = l1_for_va(s, va);
+	bool created = false;
+	int64_t rc;
 
 	/* the entry that maps @va in a PAE or 4-level table is at index (va >> 12) % 512 */
 	if ((va & 0xfff) || (maddr & 7) || (maddr & 0xfff) / 8 != idx ||
-	    frame >= s->cfg.ram_frames || !frame_mem)
+	    !is_ram(s, frame) || !frame_mem)
 		return -EINVAL;
 	if (l != by_va || (l && (!l->mem || l->va != base)))
 		return -EINVAL;		/* another table already maps this range */
+	if (l && is_registered(l, idx))
+		return 0;
 	if (!l) {
-		if (!grow((void **)&s->l1, &s->capl1, s->nl1 + 1, sizeof(*s->l1)))
-			return -ENOMEM;
-		l = &s->l1[s->nl1++];
-		memset(l, 0, sizeof(*l));
-		l->va = base;
-		l->frame = frame;
-		l->mem = frame_mem;
+		rc = add_table(s, base, frame, frame_mem, &l);
+		if (rc)
+			return (int)rc;
+		created = true;
 	}
-	if (!is_registered(l, idx))
-		s->registered++;
-	l->registered[idx / 64] |= 1ULL << (idx % 64);
-	l->pte[idx] = __atomic_load_n(&l->mem[idx], __ATOMIC_ACQUIRE);
+	/*
+	 * What the guest wrote there is adopted only as an update would be
+	 * (alloc_l1_table() runs get_page_from_l1e() on each entry of a table
+	 * being pinned): refused, or MMIO's cache bits flipped in place. The
+	 * new table already counts: the entry may not map it writable.
+	 */
+	val = __atomic_load_n(&frame_mem[idx], __ATOMIC_ACQUIRE);
+	rc = check_pte(s, val);
+	if (rc >= 0 && !track(s, 0, val ^ (uint64_t)rc))
+		rc = -ENOMEM;
+	if (rc < 0) {
+		s->counts.refused++;
+		if (created)
+			drop_table(s, l);
+		return (int)rc;
+	}
+	if (rc) {
+		val ^= (uint64_t)rc;
+		__atomic_store_n(&frame_mem[idx], val, __ATOMIC_RELEASE);
+	}
+	assign_bit64(l->registered, idx, true);
+	set_reported(s, l, idx, false);
+	s->registered++;
+	l->pte[idx] = val;
 	l->set_by[idx] = 0;
 	return 0;
 }
@@ -228,28 +587,34 @@ int pvstub_unregister_pte(struct pvstub *s, uint64_t va, uint64_t maddr)
 	if (!l || !l->mem || l->va != (va & ~(L1_SPAN - 1)) || (maddr & 0xfff) / 8 != idx ||
 	    !is_registered(l, idx))
 		return -EINVAL;
-	l->registered[idx / 64] &= ~(1ULL << (idx % 64));
+	track(s, l->pte[idx], 0);
+	l->pte[idx] = 0;
+	assign_bit64(l->registered, idx, false);
+	set_reported(s, l, idx, false);
 	s->registered--;
 	for (unsigned int i = 0; i < L1_ENTRIES / 64; i++)
 		empty &= !l->registered[i];
 	if (empty)
-		*l = s->l1[--s->nl1];
+		drop_table(s, l);
 	return 0;
 }
 
-unsigned int pvstub_check_shadow(struct pvstub *s, FILE *out)
+unsigned int pvstub_check_shadow_budget(struct pvstub *s, FILE *out, unsigned int *budget)
 {
 	unsigned int found = 0;
 
 	for (size_t i = 0; i < s->nl1; i++) {
-		struct l1 *l = &s->l1[i];
+		struct l1 *l = s->l1[i];
 
-		for (unsigned int j = 0; l->mem && j < L1_ENTRIES; j++) {
+		if (!l->mem)
+			continue;
+		for_each_held(l, j) {
 			uint64_t now, va = l->va + ((uint64_t)j << 12);
 			char how[160];
 
-			if (!is_registered(l, j))
+			if (test_bit64(l->reported, j))
 				continue;
+			s->counts.shadow_checked++;
 			now = __atomic_load_n(&l->mem[j], __ATOMIC_ACQUIRE);
 			/* the page walker sets accessed and dirty, as hardware does under Xen */
 			if (!((now ^ l->pte[j]) & ~PTE_AD))
@@ -260,12 +625,22 @@ unsigned int pvstub_check_shadow(struct pvstub *s, FILE *out)
 				 PRIx64 ", hypercall #%" PRIu64 " wrote %#" PRIx64, now,
 				 l->set_by[j], l->pte[j]);
 			record(s, NO_VCPU, va, PTE_FRAME(now), how);
-			if (out)
+			if (out && *budget) {
 				fprintf(out, "shadow: va %#" PRIx64 ": %s\n", va, how);
-			l->pte[j] = now;	/* reported once */
+				(*budget)--;
+			}
+			/* reported once; the shadow keeps what was validated */
+			set_reported(s, l, j, true);
 		}
 	}
 	return found;
+}
+
+unsigned int pvstub_check_shadow(struct pvstub *s, FILE *out)
+{
+	unsigned int budget = UINT32_MAX;
+
+	return pvstub_check_shadow_budget(s, out, &budget);
 }
 
 unsigned int pvstub_registered(const struct pvstub *s)
@@ -275,10 +650,7 @@ unsigned int pvstub_registered(const struct pvstub *s)
 
 static bool is_revoked(const struct pvstub *s, uint64_t frame)
 {
-	for (size_t i = 0; i < s->nrevoked; i++)
-		if (s->revoked[i] == frame)
-			return true;
-	return false;
+	return map_get(&s->revoked, frame, NULL);
 }
 
 static bool is_aperture(const struct pvstub *s, uint64_t frame)
@@ -289,46 +661,17 @@ static bool is_aperture(const struct pvstub *s, uint64_t frame)
 	return frame - s->cfg.aperture_first < s->cfg.aperture_frames;
 }
 
-int pvstub_set_pat(struct pvstub *s, uint64_t msr)
-{
-	/* IA32_PAT's encodings: 0 UC, 1 WC, 4 WT, 5 WP, 6 WB, 7 UC-; the rest reserved */
-	static const int type[8] = { MT_UC, MT_WC, -1, -1, MT_WT, MT_WP, MT_WB, MT_UCM };
-	unsigned char pat[8];
-
-	for (unsigned int i = 0; i < 8; i++) {
-		unsigned int e = (msr >> (8 * i)) & 0xff;
-
-		if (e > 7 || type[e] < 0)
-			return -EINVAL;
-		pat[i] = (unsigned char)type[e];
-	}
-	memcpy(s->pat, pat, sizeof(pat));
-	return 0;
-}
-
-int pvstub_add_aperture(struct pvstub *s, uint64_t first, uint64_t frames)
-{
-	if (!frames || first < s->cfg.ram_frames || first + frames < first)
-		return -EINVAL;
-	for (unsigned int i = 0; i < s->nr_more_apertures; i++)
-		if (s->more_apertures[i].first == first && s->more_apertures[i].frames == frames)
-			return 0;
-	if (s->nr_more_apertures == PVSTUB_MAX_APERTURES)
-		return -ENOSPC;
-	s->more_apertures[s->nr_more_apertures].first = first;
-	s->more_apertures[s->nr_more_apertures++].frames = frames;
-	return 0;
-}
-
 /*
- * Xen's get_page_from_l1e() (xen/arch/x86/mm.c) on a new present PTE: 0, a
- * negative errno, or the flags to flip (MMIO mapped cacheable is made UC).
- * The guest is a PV domU whose I/O-memory permission is the aperture: with
- * one, cache_flush_permitted() lets it use the cache attributes
- * (l1_disallow_mask()); without, they are refused. Revoked frames are the
- * model's own: the hypervisor has taken them back.
+ * Xen's get_page_from_l1e() (xen/arch/x86/mm.c) on a new present PTE, the
+ * cache bits read with @pat: 0, a negative errno, or the flags to flip
+ * (MMIO mapped cacheable is made UC). The guest is a PV domU whose
+ * I/O-memory permission is the aperture: with one, cache_flush_permitted()
+ * lets it use the cache attributes (l1_disallow_mask()); without, they are
+ * refused. Revoked frames are the model's own: the hypervisor has taken
+ * them back.
  */
-static int64_t check_pte(const struct pvstub *s, uint64_t val)
+static int64_t check_pte_pat(const struct pvstub *s, uint64_t val, const unsigned char *pat,
+			     int uc)
 {
 	uint64_t frame = PTE_FRAME(val), disallow = PTE_GNTTAB;
 
@@ -340,22 +683,84 @@ static int64_t check_pte(const struct pvstub *s, uint64_t val)
 		return -EINVAL;		/* "Bad L1 flags" */
 	if (is_revoked(s, frame))
 		return -EPERM;
-	if (frame >= s->cfg.ram_frames) {
+	if (!is_ram(s, frame)) {
 		/* MMIO: iomem_access_permitted(), then cacheable types forced to UC */
 		if (!is_aperture(s, frame))
 			return -EPERM;
-		switch (s->pat[pat_index(val)]) {
+		switch (pat[pat_index(val)]) {
 		case MT_UC:
 		case MT_UCM:
 		case MT_WC:
 			return 0;
 		default:
-			return (int64_t)((val & PTE_CACHE) ^ (PTE_PCD | PTE_PWT));
+			/*
+			 * Xen flips to PCD|PWT, index 3, UC in its own PAT; under
+			 * the guest's PAT it is the index that decodes as UC, and
+			 * with none the mapping cannot be made safe.
+			 */
+			if (uc < 0)
+				return -EINVAL;
+			return (int64_t)((val & PTE_CACHE) ^ pat_bits((unsigned int)uc));
 		}
 	}
 	/* a writable mapping of a page table: get_page_type() fails, "could_not_pin" */
 	if (l1_for_frame(s, frame) && (val & PTE_RW))
 		return -EBUSY;
+	return 0;
+}
+
+static int64_t check_pte(const struct pvstub *s, uint64_t val)
+{
+	return check_pte_pat(s, val, s->pat, s->uc);
+}
+
+int pvstub_set_pat(struct pvstub *s, uint64_t msr)
+{
+	/* IA32_PAT's encodings: 0 UC, 1 WC, 4 WT, 5 WP, 6 WB, 7 UC-; the rest reserved */
+	static const int type[8] = { MT_UC, MT_WC, -1, -1, MT_WT, MT_WP, MT_WB, MT_UCM };
+	unsigned char pat[8];
+	int uc;
+
+	for (unsigned int i = 0; i < 8; i++) {
+		unsigned int e = (msr >> (8 * i)) & 0xff;
+
+		if (e > 7 || type[e] < 0)
+			return -EINVAL;
+		pat[i] = (unsigned char)type[e];
+	}
+	if (!memcmp(pat, s->pat, sizeof(pat)))
+		return 0;
+	/*
+	 * Every entry validated under the old PAT must stand as it is under
+	 * the new one: an MMIO entry it would make cacheable is not re-typed
+	 * behind the validator's back.
+	 */
+	uc = uc_index(pat);
+	for (size_t i = 0; i < s->nl1; i++) {
+		for_each_held(s->l1[i], j) {
+			uint64_t pte = s->l1[i]->pte[j];
+
+			s->counts.scanned++;
+			if (check_pte_pat(s, pte, pat, uc) && !is_revoked(s, PTE_FRAME(pte)))
+				return -EBUSY;
+		}
+	}
+	memcpy(s->pat, pat, sizeof(pat));
+	s->uc = uc;
+	return 0;
+}
+
+int pvstub_add_aperture(struct pvstub *s, uint64_t first, uint64_t frames)
+{
+	if (!outside_ram(&s->cfg, first, frames))
+		return -EINVAL;
+	for (unsigned int i = 0; i < s->nr_more_apertures; i++)
+		if (s->more_apertures[i].first == first && s->more_apertures[i].frames == frames)
+			return 0;
+	if (s->nr_more_apertures == PVSTUB_MAX_APERTURES)
+		return -ENOSPC;
+	s->more_apertures[s->nr_more_apertures].first = first;
+	s->more_apertures[s->nr_more_apertures++].frames = frames;
 	return 0;
 }
 
@@ -373,21 +778,45 @@ static int write_pte(struct pvstub *s, struct l1 *l, unsigned int idx, uint64_t 
 	if (preserve_ad)
 		val |= (l->mem ? __atomic_load_n(&l->mem[idx], __ATOMIC_RELAXED) : l->pte[idx]) &
 		       PTE_AD;
+	if (!track(s, l->pte[idx], val)) {
+		s->counts.refused++;
+		return -ENOMEM;
+	}
 	l->pte[idx] = val;
 	if (l->mem)
 		__atomic_store_n(&l->mem[idx], val, __ATOMIC_RELEASE);
+	set_reported(s, l, idx, false);
 	l->set_by[idx] = s->seq;
 	s->counts.pte_writes++;
 	return 0;
 }
 
+static struct tlb_entry *tlb_find(const struct vcpu *v, uint64_t va)
+{
+	uint64_t i;
+
+	return map_get(&v->index, va >> 12, &i) ? &v->tlb[i] : NULL;
+}
+
 static void tlb_drop(struct vcpu *v, uint64_t va)
 {
-	for (size_t i = 0; i < v->n; i++)
-		if (v->tlb[i].va == va) {
-			v->tlb[i] = v->tlb[--v->n];
-			return;
-		}
+	struct tlb_entry *t = tlb_find(v, va);
+
+	if (!t)
+		return;
+	map_del(&v->index, va >> 12);
+	*t = v->tlb[--v->n];
+	if (t != &v->tlb[v->n])
+		map_put(&v->index, t->va >> 12, (uint64_t)(t - v->tlb));
+}
+
+static void tlb_flush(struct vcpu *v)
+{
+	v->n = 0;
+	if (v->index.n) {
+		memset(v->index.key, 0xff, v->index.cap * sizeof(*v->index.key));
+		v->index.n = 0;
+	}
 }
 
 /*
@@ -428,7 +857,7 @@ static int do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigne
 		case MMU_PT_UPDATE_PRESERVE_AD:
 		case MMU_PT_UPDATE_NO_TRANSLATE:
 			if (l && io && (req[i].val & PTE_P) &&
-			    PTE_FRAME(req[i].val) < s->cfg.ram_frames) {
+			    is_ram(s, PTE_FRAME(req[i].val))) {
 				/* DOMID_IO maps I/O only: RAM cannot be pinned for it */
 				s->counts.refused++;
 				rc = -EBUSY;
@@ -439,7 +868,7 @@ static int do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigne
 			} else if (l) {
 				rc = write_pte(s, l, (maddr & 0xfff) / 8, req[i].val,
 					       cmd == MMU_PT_UPDATE_PRESERVE_AD);
-			} else if (frame < s->cfg.ram_frames && !is_revoked(s, frame)) {
+			} else if (is_ram(s, frame) && !is_revoked(s, frame)) {
 				/* the PGT_writable_page path: a plain write to the guest's RAM */
 				s->counts.plain_writes++;
 			} else {
@@ -449,7 +878,7 @@ static int do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigne
 			break;
 		case MMU_MACHPHYS_UPDATE:
 			/* the M2P table is not modelled: checked, accepted, no effect */
-			if (frame >= s->cfg.ram_frames || is_revoked(s, frame)) {
+			if (!is_ram(s, frame) || is_revoked(s, frame)) {
 				s->counts.refused++;
 				rc = -EINVAL;
 			}
@@ -467,9 +896,14 @@ static int do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigne
 	return rc;
 }
 
-/* A guest address in a hypercall's arguments as a pointer to @len bytes here. */
-static void *guest_ptr(const struct pvstub *s, uint64_t addr, size_t len)
+/*
+ * A guest address in a hypercall's arguments as a pointer to @len bytes
+ * here; NULL for a length this host cannot even address.
+ */
+static void *guest_ptr(const struct pvstub *s, uint64_t addr, uint64_t len)
 {
+	if (len != (size_t)len)
+		return NULL;
 	if (s->cfg.guest_mem)
 		return s->cfg.guest_mem(s->cfg.guest_opaque, addr, len);
 	return (void *)(uintptr_t)addr;
@@ -501,7 +935,7 @@ static void flush_vcpus(struct pvstub *s, const bool *mask, uint64_t va, bool on
 		if (one)
 			tlb_drop(&s->vcpu[v], va & ~0xfffULL);
 		else
-			s->vcpu[v].n = 0;
+			tlb_flush(&s->vcpu[v]);
 	}
 	if (one)
 		s->counts.invlpg++;
@@ -659,7 +1093,8 @@ static long multicall_entry(struct pvstub *s, unsigned int vcpu, uint64_t op,
 
 	switch (op) {
 	case __HYPERVISOR_mmu_update: {
-		const struct mmu_update *req = guest_ptr(s, a[0], (size_t)count * sizeof(*req));
+		/* in 64 bits: on a 32-bit host count * 16 would wrap to a short, readable length */
+		const struct mmu_update *req = guest_ptr(s, a[0], (uint64_t)count * sizeof(*req));
 
 		if ((count && !req) || (a[2] && !done))
 			return -EFAULT;
@@ -677,7 +1112,7 @@ static long multicall_entry(struct pvstub *s, unsigned int vcpu, uint64_t op,
 			s->counts.refused++;
 			return -E2BIG;	/* the model's limit, not Xen's (it preempts) */
 		}
-		p = guest_ptr(s, a[0], (size_t)count * (compat ?
+		p = guest_ptr(s, a[0], (uint64_t)count * (compat ?
 			sizeof(struct pvstub_compat_mmuext_op) : sizeof(struct mmuext_op)));
 		if ((count && !p) || (a[2] && !done))
 			return -EFAULT;
@@ -813,8 +1248,11 @@ static void record(struct pvstub *s, unsigned int vcpu, uint64_t va, uint64_t fr
 	struct violation *v;
 
 	s->counts.violations++;
-	if (!grow((void **)&s->viol, &s->capviol, s->nviol + 1, sizeof(*s->viol)))
+	if (s->nviol == PVSTUB_MAX_VIOLATIONS ||
+	    !grow((void **)&s->viol, &s->capviol, s->nviol + 1, sizeof(*s->viol))) {
+		s->counts.violations_dropped++;
 		return;
+	}
 	v = &s->viol[s->nviol++];
 	v->va = va;
 	v->frame = frame;
@@ -825,7 +1263,9 @@ static void record(struct pvstub *s, unsigned int vcpu, uint64_t va, uint64_t fr
 int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 		  uint64_t *frame)
 {
+	struct tlb_entry *t;
 	struct vcpu *v;
+	struct l1 *l;
 	uint64_t pte;
 	char how[160];
 
@@ -833,24 +1273,23 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 		return -EINVAL;
 	va &= ~0xfffULL;
 	v = &s->vcpu[vcpu];
-	for (size_t i = 0; i < v->n; i++) {
-		if (v->tlb[i].va != va)
-			continue;
+	t = tlb_find(v, va);
+	if (t) {
 		/* a write through a read-only entry faults, as on hardware */
-		if (write && !v->tlb[i].writable)
+		if (write && !t->writable)
 			return -EFAULT;
-		*frame = v->tlb[i].frame;
+		*frame = t->frame;
 		if (is_revoked(s, *frame)) {
 			pte = pvstub_pte(s, va);
 			if ((pte & PTE_P) && PTE_FRAME(pte) == *frame)
 				snprintf(how, sizeof(how),
 					 "PTE written by hypercall #%" PRIu64 " was never cleared",
-					 v->tlb[i].filled_from);
+					 t->filled_from);
 			else
 				snprintf(how, sizeof(how),
 					 "stale TLB entry: the PTE from hypercall #%" PRIu64
 					 " changed without an invalidation on this vCPU",
-					 v->tlb[i].filled_from);
+					 t->filled_from);
 			record(s, vcpu, va, *frame, how);
 		}
 		return 0;
@@ -859,9 +1298,9 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 	if (!(pte & PTE_P) || (write && !(pte & PTE_RW)))
 		return -EFAULT;
 	*frame = PTE_FRAME(pte);
-	if (grow((void **)&v->tlb, &v->cap, v->n + 1, sizeof(*v->tlb))) {
-		struct l1 *l = l1_for_va(s, va);
-
+	l = l1_for_va(s, va);
+	if (grow((void **)&v->tlb, &v->cap, v->n + 1, sizeof(*v->tlb)) &&
+	    map_put(&v->index, va >> 12, v->n)) {
 		v->tlb[v->n++] = (struct tlb_entry){
 			.va = va, .frame = *frame, .writable = pte & PTE_RW,
 			.filled_from = l->set_by[(va - l->va) >> 12],
@@ -869,38 +1308,56 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 	}
 	if (is_revoked(s, *frame)) {
 		snprintf(how, sizeof(how), "PTE written by hypercall #%" PRIu64 " was never cleared",
-			 l1_for_va(s, va)->set_by[(va - l1_for_va(s, va)->va) >> 12]);
+			 l->set_by[(va - l->va) >> 12]);
 		record(s, vcpu, va, *frame, how);
 	}
 	return 0;
 }
 
+static void report_revoked(FILE *out, uint64_t frame, uint64_t va, uint64_t by, bool behind)
+{
+	if (out)
+		fprintf(out, "revoke %#" PRIx64 ": PTE of va %#" PRIx64 " (%s%" PRIu64
+			") still maps it\n", frame, va,
+			behind ? "written behind the hypervisor's back after hypercall #" :
+				 "hypercall #", by);
+}
+
 unsigned int pvstub_revoke(struct pvstub *s, uint64_t frame, FILE *out)
 {
+	/* when nothing the stub holds reaches it, nor anything a guest wrote itself: no walk */
+	bool walk = map_get(&s->present, frame, NULL) || s->nreported;
 	unsigned int found = 0;
 
-	if (!is_revoked(s, frame) &&
-	    grow((void **)&s->revoked, &s->caprevoked, s->nrevoked + 1, sizeof(*s->revoked)))
-		s->revoked[s->nrevoked++] = frame;
-	for (size_t i = 0; i < s->nl1; i++) {
-		for (unsigned int j = 0; j < L1_ENTRIES; j++) {
-			uint64_t pte = s->l1[i].pte[j];
+	if (!is_revoked(s, frame))
+		map_put(&s->revoked, frame, 1);
+	for (size_t i = 0; walk && i < s->nl1; i++) {
+		const struct l1 *l = s->l1[i];
 
-			if (s->l1[i].mem && !is_registered(&s->l1[i], j))
+		for_each_held(l, j) {
+			uint64_t pte = l->pte[j], va = l->va + ((uint64_t)j << 12), now;
+
+			s->counts.scanned++;
+			if ((pte & PTE_P) && PTE_FRAME(pte) == frame) {
+				found++;
+				report_revoked(out, frame, va, l->set_by[j], false);
 				continue;
-			if (!(pte & PTE_P) || PTE_FRAME(pte) != frame)
+			}
+			/* what the guest wrote itself maps the frame as well as ours */
+			if (!l->mem || !test_bit64(l->reported, j))
 				continue;
-			found++;
-			if (out)
-				fprintf(out, "revoke %#" PRIx64 ": PTE of va %#" PRIx64
-					" (hypercall #%" PRIu64 ") still maps it\n", frame,
-					s->l1[i].va + ((uint64_t)j << 12), s->l1[i].set_by[j]);
+			now = __atomic_load_n(&l->mem[j], __ATOMIC_ACQUIRE);
+			if ((now & PTE_P) && PTE_FRAME(now) == frame) {
+				found++;
+				report_revoked(out, frame, va, l->set_by[j], true);
+			}
 		}
 	}
 	for (unsigned int v = 0; v < s->cfg.nr_vcpus; v++) {
 		for (size_t i = 0; i < s->vcpu[v].n; i++) {
 			const struct tlb_entry *t = &s->vcpu[v].tlb[i];
 
+			s->counts.scanned++;
 			if (t->frame != frame)
 				continue;
 			found++;
@@ -943,5 +1400,78 @@ unsigned int pvstub_report_violations(const struct pvstub *s, FILE *out, bool js
 	}
 	if (json)
 		fputc(']', out);
-	return s->nviol;
+	else if (s->counts.violations_dropped)
+		fprintf(out, "violations: %" PRIu64 " more, not kept (the first %u are)\n",
+			s->counts.violations_dropped, PVSTUB_MAX_VIOLATIONS);
+	return (unsigned int)s->nviol;
+}
+
+/* One breach of the model's invariants. */
+static unsigned int breach(FILE *out, const char *what, uint64_t a, uint64_t b)
+{
+	if (out)
+		fprintf(out, "audit: %s %#" PRIx64 " %#" PRIx64 "\n", what, a, b);
+	return 1;
+}
+
+/* Whether @kept holds what @counted does, entry for entry. */
+static unsigned int same_counts(FILE *out, const char *what, const struct map *counted,
+				const struct map *kept)
+{
+	unsigned int bad = 0;
+
+	if (counted->n != kept->n)
+		bad += breach(out, what, counted->n, kept->n);
+	for (size_t i = 0; i < counted->cap; i++) {
+		uint64_t n = 0;
+
+		if (counted->key[i] == MAP_EMPTY)
+			continue;
+		map_get(kept, counted->key[i], &n);
+		if (n != counted->val[i])
+			bad += breach(out, what, counted->key[i], n);
+	}
+	return bad;
+}
+
+unsigned int pvstub_audit(const struct pvstub *s, FILE *out)
+{
+	struct pvstub_counts scratch = { 0 };
+	struct map writable = { .lookups = &scratch.lookups, .probes = &scratch.lookup_probes };
+	struct map present = writable;
+	unsigned int bad = 0, registered = 0;
+	uint64_t reported = 0;
+
+	for (size_t i = 0; i < s->nl1; i++) {
+		const struct l1 *l = s->l1[i];
+
+		if (l->index != i || l1_for_frame(s, l->frame) != l || l1_for_va(s, l->va) != l)
+			bad += breach(out, "table not indexed: frame, va", l->frame, l->va);
+		for (unsigned int w = 0; l->mem && w < L1_ENTRIES / 64; w++) {
+			registered += (unsigned int)__builtin_popcountll(l->registered[w]);
+			reported += (unsigned int)__builtin_popcountll(l->reported[w]);
+			if (l->reported[w] & ~l->registered[w])
+				bad += breach(out, "reported entries not registered: va, word",
+					      l->va, w);
+		}
+		for_each_held(l, j) {
+			uint64_t pte = l->pte[j], va = l->va + ((uint64_t)j << 12);
+
+			if (check_pte(s, pte) && !is_revoked(s, PTE_FRAME(pte)))
+				bad += breach(out, "entry fails validation: va, pte", va, pte);
+			if ((pte & PTE_P) && !count_ref(&present, PTE_FRAME(pte), 1))
+				bad += breach(out, "out of memory", 0, 0);
+			if (maps_writable(pte) && !count_ref(&writable, PTE_FRAME(pte), 1))
+				bad += breach(out, "out of memory", 0, 0);
+		}
+	}
+	if (registered != s->registered)
+		bad += breach(out, "registered entries: counted, kept", registered, s->registered);
+	if (reported != s->nreported)
+		bad += breach(out, "reported entries: counted, kept", reported, s->nreported);
+	bad += same_counts(out, "writable mappings: frame, kept", &writable, &s->writable);
+	bad += same_counts(out, "mappings: frame, kept", &present, &s->present);
+	map_free(&writable);
+	map_free(&present);
+	return bad;
 }

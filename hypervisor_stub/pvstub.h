@@ -13,6 +13,16 @@
  * Xen's at commit c447b7308b, in the function of xen/arch/x86/mm.c named
  * where it is modelled, and its unit test says which.
  *
+ * Type exclusivity, as Xen's get_page_type(): a frame that an entry the
+ * stub holds maps writable cannot become a page table (-EINVAL, "Bad
+ * type"), and a page-table frame cannot be mapped writable (-EBUSY). An
+ * entry a live guest registers is validated as mod_l1_entry() validates an
+ * update, as alloc_l1_table() validates every entry of a pinned table.
+ *
+ * Bounds: at most cfg.max_tables page tables (-ENOMEM past them), lookups
+ * by hash, the shadow check linear in the registered entries, at most
+ * PVSTUB_MAX_VIOLATIONS violations kept (the rest only counted).
+ *
  * Model limits: one guest, PAE/x86-64 PTE format, only L1 page-table frames
  * (a VA's L1 is set up with pvstub_alloc_l1, not by MMUEXT_PIN_L1_TABLE),
  * no M2P table, no page contents (a plain write to RAM is counted, not
@@ -43,12 +53,21 @@
 #define PVSTUB_MAX_APERTURES	16	/* beside the configuration's */
 /* mmuext_ops in one multicall entry: a page of a 32-bit guest's (Xen has no limit) */
 #define PVSTUB_MMUEXT_MAX	512
+/* page tables by default: 8 GiB of VA, about 34 MiB of the model's memory */
+#define PVSTUB_MAX_TABLES	4096
+#define PVSTUB_MAX_VIOLATIONS	1024	/* kept; the rest are counted */
+#define PVSTUB_HIGH_RAM_FIRST	0x100000ULL	/* frame of 4 GiB: RAM above the PCI hole */
 
 struct pvstub;
 
 struct pvstub_config {
 	unsigned int nr_vcpus;
 	uint64_t ram_frames;		/* frames [0, ram_frames) are the guest's RAM */
+	/*
+	 * and frames [PVSTUB_HIGH_RAM_FIRST, + ram_high_frames): QEMU's RAM
+	 * above 4 GiB (ram_frames then ends at or below 4 GiB)
+	 */
+	uint64_t ram_high_frames;
 	uint64_t aperture_first;	/* first aperture frame */
 	uint64_t aperture_frames;	/* aperture frames: MMIO the guest may map */
 	/*
@@ -60,6 +79,7 @@ struct pvstub_config {
 	 */
 	void *(*guest_mem)(void *opaque, uint64_t addr, size_t len);
 	void *guest_opaque;
+	unsigned int max_tables;	/* 0: PVSTUB_MAX_TABLES */
 };
 
 /* Hypercall counts: each top-level call is one guest->hypervisor trap. */
@@ -77,6 +97,13 @@ struct pvstub_counts {
 	uint64_t refused;
 	uint64_t violations;
 	uint64_t shadow_mismatches;	/* registered entries changed behind the stub */
+	uint64_t violations_dropped;	/* counted in violations, not kept */
+	/* the model's own work, for tests of its bounds */
+	uint64_t lookups;		/* hash lookups */
+	uint64_t lookup_probes;		/* slots they examined */
+	uint64_t shadow_checked;	/* registered entries compared with their shadow */
+	uint64_t scanned;		/* entries walked by revoke and a PAT change */
+	uint64_t tables;		/* page tables now */
 };
 
 struct pvstub *pvstub_create(const struct pvstub_config *cfg);
@@ -84,7 +111,10 @@ void pvstub_destroy(struct pvstub *s);
 
 /*
  * The PAT the guest's PTEs are read with (IA32_PAT's value), instead of
- * Xen's (a PV guest's is Xen's; an HVM guest's MMU uses its own).
+ * Xen's (a PV guest's is Xen's; an HVM guest's MMU uses its own). -EINVAL
+ * for a reserved type; a change is taken only if every entry the stub holds
+ * is still valid as it stands under the new PAT (no cacheable MMIO), else
+ * -EBUSY and the PAT stays.
  */
 int pvstub_set_pat(struct pvstub *s, uint64_t msr);
 
@@ -98,6 +128,11 @@ int pvstub_add_aperture(struct pvstub *s, uint64_t first, uint64_t frames);
  * Updates are written there, and only to registered entries (-EPERM for
  * the rest of the frame: the guest's own); the stub keeps a shadow of each.
  * A frame belongs to one VA range; registering is idempotent.
+ *
+ * The entry's value is validated as an update would be: refused with that
+ * update's errno, MMIO's cache bits made UC in place (alloc_l1_table()). A
+ * frame that becomes a page table must not be mapped writable by an entry
+ * the stub holds (-EINVAL); past cfg.max_tables tables, -ENOMEM.
  */
 int pvstub_register_pte(struct pvstub *s, uint64_t va, uint64_t maddr, uint64_t *frame_mem);
 int pvstub_unregister_pte(struct pvstub *s, uint64_t va, uint64_t maddr);
@@ -105,9 +140,20 @@ unsigned int pvstub_registered(const struct pvstub *s);
 /*
  * Registered entries whose value in guest memory is not the one the stub
  * wrote (accessed and dirty bits aside): each is a violation, reported to
- * @out (if not NULL) once. Returns their number.
+ * @out (if not NULL) once, until the stub writes the entry again; the shadow
+ * keeps the validated value. Returns their number.
  */
 unsigned int pvstub_check_shadow(struct pvstub *s, FILE *out);
+/* The same, printing at most *@budget lines (decremented for each). */
+unsigned int pvstub_check_shadow_budget(struct pvstub *s, FILE *out, unsigned int *budget);
+/*
+ * The model's invariants, for tests and fuzzers: every entry the stub holds
+ * passes the validation of an update unchanged (revoked frames aside), no
+ * page-table frame is mapped writable, and its bookkeeping (registered
+ * count, writable mappings per frame) matches its tables. Each breach is
+ * printed to @out (if not NULL); returns their number.
+ */
+unsigned int pvstub_audit(const struct pvstub *s, FILE *out);
 
 /* Make a page-table (L1) frame of the guest's cover the 2 MiB around @va. */
 int pvstub_alloc_l1(struct pvstub *s, uint64_t va);
@@ -189,7 +235,10 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
 unsigned int pvstub_revoke(struct pvstub *s, uint64_t frame, FILE *out);
 
 void pvstub_counts(const struct pvstub *s, struct pvstub_counts *c);
-/* Violations so far, one line each (or a JSON array); returns their number. */
+/*
+ * Violations kept so far, one line each (then one for those dropped), or a
+ * JSON array; returns the number kept.
+ */
 unsigned int pvstub_report_violations(const struct pvstub *s, FILE *out, bool json);
 
 #endif /* PVSTUB_H */

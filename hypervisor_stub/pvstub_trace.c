@@ -183,13 +183,39 @@ static void replay_op(struct replay *rp, const struct pvstub_trace_op *op)
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the VAs and drop repeats: O(n log n), where a search per VA was quadratic. */
+static void unique_vas(struct replay *rp)
+{
+	size_t n = 0;
+
+	if (!rp->nvas)
+		return;
+	qsort(rp->vas, rp->nvas, sizeof(*rp->vas), cmp_u64);
+	for (size_t i = 0; i < rp->nvas; i++)
+		if (!n || rp->vas[i] != rp->vas[n - 1])
+			rp->vas[n++] = rp->vas[i];
+	rp->nvas = n;
+}
+
+/*
+ * A page the trace touches: its L1, and a place in the list of VAs touched
+ * at the end. The list keeps repeats until it fills (twice MAX_VAS), then
+ * drops them; more than MAX_VAS distinct pages is -E2BIG.
+ */
 static int add_va(struct replay *rp, uint64_t va, size_t *cap)
 {
-	for (size_t i = 0; i < rp->nvas; i++)
-		if (rp->vas[i] == va)
-			return 0;
-	if (rp->nvas == MAX_VAS)
-		return -E2BIG;
+	if (rp->nvas == *cap && *cap >= 2 * MAX_VAS) {
+		unique_vas(rp);
+		if (rp->nvas > MAX_VAS)
+			return -E2BIG;
+	}
 	if (rp->nvas == *cap) {
 		uint64_t *p = realloc(rp->vas, (*cap ? *cap * 2 : 64) * sizeof(*p));
 
@@ -200,13 +226,6 @@ static int add_va(struct replay *rp, uint64_t va, size_t *cap)
 	}
 	rp->vas[rp->nvas++] = va;
 	return pvstub_alloc_l1(rp->hv, va);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Split @text into NUL-terminated lines in a copy; their count, or -ENOMEM. */
@@ -300,6 +319,7 @@ int pvstub_replay(const char *text, size_t len, struct pvstub_replay_result *r,
 		.nr_vcpus = maxcpu + 1, .ram_frames = RAM_FRAMES,
 		.aperture_first = fmin == UINT64_MAX ? RAM_FRAMES : fmin,
 		.aperture_frames = fmin == UINT64_MAX ? 0 : fmax - fmin + 1,
+		.max_tables = MAX_VAS,	/* the host's own trace: MAX_VAS bounds it */
 	});
 	if (!rp.hv) {
 		rc = -ENOMEM;
@@ -311,6 +331,11 @@ int pvstub_replay(const char *text, size_t len, struct pvstub_replay_result *r,
 		for (uint64_t p = 0; !rc && p < (ops[i].op == PVMAP_TRACE_FLUSH_ALL ?
 						 ops[i].arg : 1); p++)
 			rc = add_va(&rp, ops[i].va + (p << 12), &vcap);
+	}
+	if (!rc) {
+		unique_vas(&rp);
+		if (rp.nvas > MAX_VAS)
+			rc = -E2BIG;
 	}
 	if (rc)
 		goto out;
