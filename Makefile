@@ -154,10 +154,13 @@ $(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
 		-o $(B)/host/stub/pvstub_trace.o
 	ar rcs $@ $(B)/host/stub/pvstub.o $(B)/host/stub/pvstub_trace.o
 
-$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c include/pvmap/hv_abi.h $(B)/host/libpvstub.a \
-		$(STUB_HDR)
+# the daemon: its sockets (pvmap_hv.c) around its request path (HV_SRC)
+HV_SRC := hypervisor_stub/pvmap_hv_core.c
+
+$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c $(HV_SRC) include/pvmap/hv_abi.h \
+		$(B)/host/libpvstub.a $(STUB_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(B)/host/libpvstub.a
+	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(HV_SRC) $(B)/host/libpvstub.a
 
 $(B)/host/pvstub-replay: tools/pvstub-replay.c $(B)/host/libpvstub.a $(STUB_HDR)
 	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(B)/host/libpvstub.a

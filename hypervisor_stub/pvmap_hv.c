@@ -3,7 +3,7 @@
  * pvmap-hv: the host side of pvmap's hypercall channel (include/pvmap/hv_abi.h).
  *
  *   pvmap-hv --socket PATH --shm PATH [--vcpus N] [--ram PATH] [--control PATH]
- *            [--oneshot]
+ *            [--machine pc|q35] [--max-tables N] [--oneshot]
  *
  * It is an ivshmem server (QEMU's docs/specs/ivshmem-spec.rst; Debian ships
  * none): QEMU's ivshmem-doorbell device connects to PATH (-chardev
@@ -20,7 +20,9 @@
  * it owns and sends its updates as Xen multicalls, which libpvstub
  * validates as Xen would and writes into the guest's page tables in that
  * file. Before and after every call each registered entry must hold what
- * was written: one the guest wrote itself is a violation.
+ * was written: one the guest wrote itself is a violation. The file holds
+ * the RAM below QEMU's PCI hole, then the RAM above 4 GiB (--machine says
+ * where the hole starts). The request path itself is pvmap_hv_core.c.
  *
  * --control PATH takes one command per line and answers each with lines
  * ending in "ok ..." or "error ...":
@@ -31,9 +33,12 @@
  *   revoke FRAME         every registered PTE that still maps FRAME,
  *                        with the call that wrote it
  *   check                compare the registered entries with their shadow
+ *   audit                check the model's invariants (each entry valid)
  *
  * One client at a time; --oneshot exits when it disconnects. Counts go to
- * stderr at exit.
+ * stderr at exit. A controller that does not read its answers is not
+ * waited for: its next command is read once the last answer is sent, and
+ * an answer that does not fit CTL_OUT_MAX disconnects it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +49,7 @@
 #include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,45 +62,27 @@
 
 #include <pvmap/hv_abi.h>
 
-#include "pvstub.h"
+#include "pvmap_hv_core.h"
 
 #define CLIENT_ID	1
 #define SHM_SIZE	(64 * 1024)	/* a power of 2, as a PCI BAR is */
-#define MAX_REFUSALS	256
-#define DATA_OFFSET	offsetof(struct pvmap_hv_request, data)
-
-/* A refused multicall entry, as the control socket lists it. */
-struct refusal {
-	uint64_t call;			/* the daemon's number of the request */
-	unsigned int vcpu, op, index;	/* index: of the failing update or op */
-	uint64_t arg0, arg1;		/* mmu_update ptr and val, or mmuext cmd and va */
-	int rc;
-};
+#define CTL_OUT_MAX	(4 << 20)	/* the longest control answer sent */
 
 struct hv {
-	int listen_fd, client_fd, shm_fd;
+	int listen_fd, client_fd, shm_fd, ram_fd;
 	unsigned int nr_vcpus;
 	int own[PVMAP_HV_MAX_VCPUS];	/* doorbells to us */
 	int guest[PVMAP_HV_MAX_VCPUS];	/* completion interrupts to the guest */
 	struct pvmap_hv_header *hdr;
-	uint64_t calls, bad;
-	/* the hypervisor, with --ram */
-	struct pvstub *stub;
+	struct pvmap_hv *core;
 	uint8_t *ram;
 	uint64_t ram_size;
-	unsigned int abi;		/* the guest's, from HELLO: 32 or 64 */
-	uint64_t multicalls, registered_calls;
-	struct refusal refusals[MAX_REFUSALS];
-	unsigned int nrefusals;
-	uint64_t refusals_total;
+	uint64_t bad;			/* completions that could not be signalled */
 	int ctl_listen, ctl_client;
 	char ctl_buf[256];
 	size_t ctl_len;
-	/* the request being served: a private copy, so the guest cannot change it meanwhile */
-	union {
-		struct pvmap_hv_request req;
-		uint8_t bytes[PVMAP_HV_AREA_SIZE];
-	} copy;
+	char *ctl_out;			/* an answer not yet sent */
+	size_t ctl_out_len, ctl_out_off;
 };
 
 static volatile sig_atomic_t stop;
@@ -148,179 +136,18 @@ static struct pvmap_hv_request *area(struct hv *hv, unsigned int vcpu)
 	return (struct pvmap_hv_request *)((char *)hv->hdr + PVMAP_HV_AREA_SIZE * (1 + vcpu));
 }
 
-/*
- * A guest address in a request: an offset into the request's own area
- * (its copy), aligned for what is read there; NULL when out of bounds.
- */
-static void *guest_mem(void *opaque, uint64_t addr, size_t len)
-{
-	struct hv *hv = opaque;
-
-	if (addr < DATA_OFFSET || addr > sizeof(hv->copy) || len > sizeof(hv->copy) - addr ||
-	    addr % (len < 8 ? 4 : 8))
-		return NULL;
-	return hv->copy.bytes + addr;
-}
-
-static void log_refusal(struct hv *hv, unsigned int v, unsigned int op, unsigned int index,
-			uint64_t arg0, uint64_t arg1, int rc)
-{
-	hv->refusals_total++;
-	if (hv->nrefusals < MAX_REFUSALS)
-		hv->refusals[hv->nrefusals++] = (struct refusal){
-			.call = hv->calls, .vcpu = v, .op = op, .index = index,
-			.arg0 = arg0, .arg1 = arg1, .rc = rc,
-		};
-}
-
-/*
- * Log a refused multicall entry with the update it stopped at: the done
- * counter, where the guest passed one, says which.
- */
-static void log_entry(struct hv *hv, unsigned int v, const uint64_t *a, unsigned int op,
-		      int rc)
-{
-	const unsigned int *done = a[2] ? guest_mem(hv, a[2], sizeof(*done)) : NULL;
-	unsigned int i = done ? *done : 0;
-
-	if (op == __HYPERVISOR_mmu_update) {
-		const struct mmu_update *u = guest_mem(hv, a[0] + (uint64_t)i * sizeof(*u),
-						       sizeof(*u));
-
-		log_refusal(hv, v, op, i, u ? u->ptr : 0, u ? u->val : 0, rc);
-	} else if (op == __HYPERVISOR_mmuext_op && hv->abi == 32) {
-		/* 12-byte elements: the i-th may be only 4-aligned, so its fields one by one */
-		uint64_t at = a[0] + (uint64_t)i * sizeof(struct pvstub_compat_mmuext_op);
-		const uint32_t *cmd = guest_mem(hv, at, 4), *arg1 = guest_mem(hv, at + 4, 4);
-
-		log_refusal(hv, v, op, i, cmd ? *cmd : 0, arg1 ? *arg1 : 0, rc);
-	} else if (op == __HYPERVISOR_mmuext_op) {
-		const struct mmuext_op *m = guest_mem(hv, a[0] + (uint64_t)i * sizeof(*m),
-						      sizeof(*m));
-
-		log_refusal(hv, v, op, i, m ? m->cmd : 0, m ? m->arg1.linear_addr : 0, rc);
-	} else {
-		log_refusal(hv, v, op, 0, a[0], a[1], rc);
-	}
-}
-
-static int do_multicall(struct hv *hv, unsigned int v)
-{
-	uint64_t n = hv->copy.req.data[0], off = hv->copy.req.data[1];
-	size_t size = hv->abi == 32 ? sizeof(struct pvstub_compat_multicall_entry) :
-				      sizeof(struct multicall_entry);
-	void *calls = n && n <= PVMAP_HV_AREA_SIZE / size ? guest_mem(hv, off, n * size) : NULL;
-	int rc;
-
-	if (!hv->abi)
-		return -EINVAL;		/* no HELLO yet: the layout is unknown */
-	if (!calls)
-		return -EFAULT;
-	hv->multicalls++;
-	if (hv->abi == 32) {
-		struct pvstub_compat_multicall_entry *e = calls;
-
-		rc = pvstub_multicall_compat(hv->stub, v, e, (unsigned int)n);
-		for (uint64_t i = 0; !rc && i < n; i++) {
-			uint64_t a[6];
-
-			for (unsigned int j = 0; j < 6; j++)
-				a[j] = e[i].args[j];
-			if (e[i].result)
-				log_entry(hv, v, a, e[i].op, (int32_t)e[i].result);
-		}
-	} else {
-		struct multicall_entry *e = calls;
-
-		rc = pvstub_multicall(hv->stub, v, e, (unsigned int)n);
-		for (uint64_t i = 0; !rc && i < n; i++)
-			if (e[i].result)
-				log_entry(hv, v, e[i].args, (unsigned int)e[i].op,
-					  (int)(int64_t)e[i].result);
-	}
-	return rc;
-}
-
-/* REGISTER and UNREGISTER: data[0] pairs of (va, PTE machine address). */
-static int do_register(struct hv *hv, bool add)
-{
-	__u64 *d = hv->copy.req.data, n = d[0], i;
-	int rc = 0;
-
-	if (n > PVMAP_HV_REGISTER_MAX)
-		return -E2BIG;
-	for (i = 0; i < n && !rc; i++) {
-		uint64_t va = d[1 + 2 * i], maddr = d[2 + 2 * i];
-
-		if (maddr >= hv->ram_size)
-			rc = -EINVAL;
-		else if (add)
-			rc = pvstub_register_pte(hv->stub, va, maddr,
-						 (uint64_t *)(hv->ram + (maddr & ~0xfffULL)));
-		else
-			rc = pvstub_unregister_pte(hv->stub, va, maddr);
-	}
-	d[0] = rc ? i - 1 : n;
-	hv->registered_calls++;
-	return rc;
-}
-
-static int do_request(struct hv *hv, unsigned int v)
-{
-	struct pvmap_hv_request *req = &hv->copy.req;
-
-	if (req->op == PVMAP_HV_PING)
-		return 0;
-	if (!hv->stub)
-		return -ENOSYS;		/* a channel only: no --ram */
-	switch (req->op) {
-	case PVMAP_HV_HELLO:
-		if ((req->data[0] != 32 && req->data[0] != 64) ||
-		    (hv->abi && hv->abi != req->data[0]) ||
-		    (req->data[1] && pvstub_set_pat(hv->stub, req->data[1])))
-			return -EINVAL;
-		hv->abi = (unsigned int)req->data[0];
-		req->data[0] = hv->nr_vcpus;
-		req->data[1] = hv->ram_size >> 12;
-		return 0;
-	case PVMAP_HV_REGISTER:
-	case PVMAP_HV_UNREGISTER:
-		return do_register(hv, req->op == PVMAP_HV_REGISTER);
-	case PVMAP_HV_MULTICALL:
-		return do_multicall(hv, v);
-	default:
-		return -ENOSYS;
-	}
-}
-
 /* Serve vCPU @v's posted request, if any; then interrupt the guest. */
 static void serve(struct hv *hv, unsigned int v)
 {
 	struct pvmap_hv_request *req = area(hv, v);
 	uint32_t seq = __atomic_load_n(&req->seq, __ATOMIC_ACQUIRE);
 	uint64_t one = 1;
-	int rc;
 
 	if (seq == req->done)
 		return;		/* a spurious or repeated doorbell */
-	memcpy(&hv->copy, req, sizeof(hv->copy));
-	hv->calls++;
-	/*
-	 * Before the call too: its updates may overwrite what the guest wrote
-	 * itself since the last one (a PTE it set behind our back, then asks
-	 * us to clear).
-	 */
-	if (hv->stub)
-		pvstub_check_shadow(hv->stub, stderr);
-	rc = do_request(hv, v);
-	if (rc == -ENOSYS)
-		hv->bad++;
-	if (hv->stub)
-		pvstub_check_shadow(hv->stub, stderr);
-	/* the results, then the completion: the guest reads them once done == seq */
-	memcpy(req->data, hv->copy.req.data, sizeof(req->data));
-	req->result = rc;
-	__atomic_store_n(&hv->hdr->calls, hv->calls, __ATOMIC_RELAXED);
+	pvmap_hv_serve(hv->core, v, req);
+	/* the results are in place; then the completion: the guest reads them once done == seq */
+	__atomic_store_n(&hv->hdr->calls, pvmap_hv_calls(hv->core), __ATOMIC_RELAXED);
 	__atomic_store_n(&req->done, seq, __ATOMIC_RELEASE);
 	if (write(hv->guest[v], &one, sizeof(one)) != sizeof(one))
 		hv->bad++;
@@ -348,34 +175,51 @@ static int listen_at(const char *path)
 	return fd;
 }
 
-static int setup_hypervisor(struct hv *hv, const char *ram_path)
+/*
+ * Back a page of the RAM file with storage before it is touched through
+ * the mapping: on a full file system that is an error here, where a store
+ * to a hole would be SIGBUS. A file system without fallocate is taken as is.
+ */
+static int reserve_ram(void *opaque, uint64_t offset, uint64_t len)
 {
-	struct pvstub_config cfg = { .nr_vcpus = hv->nr_vcpus, .guest_mem = guest_mem,
-				     .guest_opaque = hv };
-	struct stat st;
-	int fd = open(ram_path, O_RDWR | O_CLOEXEC);
+	struct hv *hv = opaque;
 
-	if (fd < 0 || fstat(fd, &st) || st.st_size < 4096) {
-		fprintf(stderr, "pvmap-hv: guest RAM %s: %s\n", ram_path,
-			fd < 0 ? strerror(errno) : "not a RAM file");
-		if (fd >= 0)
-			close(fd);
+	if (!fallocate(hv->ram_fd, 0, (off_t)offset, (off_t)len) || errno == EOPNOTSUPP)
+		return 0;
+	return -errno;
+}
+
+static int setup_hypervisor(struct hv *hv, struct pvmap_hv_config *cfg, const char *ram_path)
+{
+	struct stat st;
+	uint64_t below, above;
+
+	hv->ram_fd = open(ram_path, O_RDWR | O_CLOEXEC);
+	if (hv->ram_fd < 0 || fstat(hv->ram_fd, &st)) {
+		fprintf(stderr, "pvmap-hv: guest RAM %s: %s\n", ram_path, strerror(errno));
 		return -1;
 	}
 	hv->ram_size = (uint64_t)st.st_size;
-	hv->ram = mmap(NULL, hv->ram_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
+	if (pvmap_hv_ram_layout(cfg->machine, hv->ram_size, &below, &above)) {
+		fprintf(stderr, "pvmap-hv: guest RAM %s: %" PRIu64 " bytes is no RAM size QEMU "
+			"gives a guest\n", ram_path, hv->ram_size);
+		return -1;
+	}
+	if (hv->ram_size != (size_t)hv->ram_size) {
+		fprintf(stderr, "pvmap-hv: guest RAM %s: %" PRIu64 " bytes cannot be mapped by a "
+			"%zu-bit pvmap-hv\n", ram_path, hv->ram_size, sizeof(size_t) * 8);
+		return -1;
+	}
+	hv->ram = mmap(NULL, (size_t)hv->ram_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       hv->ram_fd, 0);
 	if (hv->ram == MAP_FAILED) {
 		perror("mmap guest RAM");
 		return -1;
 	}
-	/* the frame table: the guest's RAM from frame 0; apertures come over --control */
-	cfg.ram_frames = hv->ram_size >> 12;
-	hv->stub = pvstub_create(&cfg);
-	if (!hv->stub) {
-		fprintf(stderr, "pvmap-hv: cannot create the hypervisor model\n");
-		return -1;
-	}
+	fprintf(stderr, "pvmap-hv: guest RAM: %#" PRIx64 " bytes at 0%s%#" PRIx64
+		" bytes at 4 GiB\n", below, above ? ", " : " and ", above);
+	cfg->reserve = reserve_ram;
+	cfg->opaque = hv;
 	return 0;
 }
 
@@ -408,113 +252,188 @@ static int setup(struct hv *hv, const char *sock_path, const char *shm_path)
 	return hv->listen_fd < 0 ? -1 : 0;
 }
 
-static const char *op_name(unsigned int op)
+/* Send what is left of the control answer; false when the controller is gone. */
+static bool control_flush(struct hv *hv)
 {
-	switch (op) {
-	case __HYPERVISOR_mmu_update:
-		return "mmu_update";
-	case __HYPERVISOR_update_va_mapping:
-		return "update_va_mapping";
-	case __HYPERVISOR_mmuext_op:
-		return "mmuext_op";
-	default:
-		return "other";
+	while (hv->ctl_out_off < hv->ctl_out_len) {
+		ssize_t n = send(hv->ctl_client, hv->ctl_out + hv->ctl_out_off,
+				 hv->ctl_out_len - hv->ctl_out_off, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return true;	/* the rest when it reads: poll says POLLOUT */
+		if (n <= 0)
+			return false;
+		hv->ctl_out_off += (size_t)n;
 	}
+	free(hv->ctl_out);
+	hv->ctl_out = NULL;
+	hv->ctl_out_len = hv->ctl_out_off = 0;
+	return true;
 }
 
-static void print_counts(const struct hv *hv, FILE *out)
+static void control_close(struct hv *hv)
 {
-	struct pvstub_counts c = { 0 };
-
-	if (hv->stub)
-		pvstub_counts(hv->stub, &c);
-	fprintf(out, "counts calls=%" PRIu64 " multicalls=%" PRIu64 " entries=%" PRIu64
-		" pte_writes=%" PRIu64 " invlpg=%" PRIu64 " tlb_flush=%" PRIu64
-		" refused=%" PRIu64 " violations=%" PRIu64 " shadow_mismatches=%" PRIu64
-		" registered=%u register_calls=%" PRIu64 " unknown=%" PRIu64 "\n",
-		hv->calls, hv->multicalls, c.multicall_entries, c.pte_writes, c.invlpg,
-		c.tlb_flush, c.refused, c.violations, c.shadow_mismatches,
-		hv->stub ? pvstub_registered(hv->stub) : 0, hv->registered_calls, hv->bad);
+	if (hv->ctl_client >= 0)
+		close(hv->ctl_client);
+	hv->ctl_client = -1;
+	hv->ctl_len = 0;
+	free(hv->ctl_out);
+	hv->ctl_out = NULL;
+	hv->ctl_out_len = hv->ctl_out_off = 0;
 }
 
-/* One control command; its answer ends with a line "ok ..." or "error ...". */
-static void control(struct hv *hv, const char *line, FILE *out)
+/*
+ * Run the complete lines the controller sent, one at a time: a line waits
+ * until the answer to the one before is sent. False when it must go.
+ */
+static bool control_run(struct hv *hv)
 {
-	unsigned long long a, b;
+	char *nl;
 
-	if (!hv->stub) {
-		fprintf(out, "error no --ram: a channel only\n");
-	} else if (sscanf(line, "aperture %lli %lli", &a, &b) == 2) {
-		int rc = (a | b) & 0xfff ? -EINVAL : pvstub_add_aperture(hv->stub, a >> 12, b >> 12);
+	while (!hv->ctl_out && (nl = strchr(hv->ctl_buf, '\n'))) {
+		FILE *out = open_memstream(&hv->ctl_out, &hv->ctl_out_len);
 
-		fprintf(out, rc ? "error aperture %#llx+%#llx: %s\n" : "ok aperture %#llx+%#llx\n",
-			a, b, strerror(-rc));
-	} else if (!strcmp(line, "counts")) {
-		print_counts(hv, out);
-		fprintf(out, "ok\n");
-	} else if (!strcmp(line, "refusals")) {
-		for (unsigned int i = 0; i < hv->nrefusals; i++) {
-			const struct refusal *r = &hv->refusals[i];
-
-			fprintf(out, "refusal call=%" PRIu64 " vcpu=%u op=%s index=%u arg0=%#" PRIx64
-				" arg1=%#" PRIx64 " rc=%d\n", r->call, r->vcpu, op_name(r->op),
-				r->index, r->arg0, r->arg1, r->rc);
-		}
-		fprintf(out, "ok %" PRIu64 "\n", hv->refusals_total);
-	} else if (!strcmp(line, "violations")) {
-		unsigned int n = pvstub_report_violations(hv->stub, out, false);
-
-		fprintf(out, "ok %u\n", n);
-	} else if (sscanf(line, "revoke %lli", &a) == 1) {
-		unsigned int n = pvstub_revoke(hv->stub, a, out);
-
-		fprintf(out, "ok %u\n", n);
-	} else if (!strcmp(line, "check")) {
-		unsigned int n = pvstub_check_shadow(hv->stub, out);
-
-		fprintf(out, "ok %u\n", n);
-	} else {
-		fprintf(out, "error unknown command: %s\n", line);
+		*nl = '\0';
+		if (!out)
+			return false;
+		pvmap_hv_control(hv->core, hv->ctl_buf, out);
+		if (fclose(out) || hv->ctl_out_len > CTL_OUT_MAX)
+			return false;
+		hv->ctl_len -= (size_t)(nl + 1 - hv->ctl_buf);
+		memmove(hv->ctl_buf, nl + 1, hv->ctl_len + 1);
+		if (!control_flush(hv))
+			return false;
 	}
+	return true;
 }
 
 /* Read what the control client sent; run each complete line. False at its end. */
 static bool control_read(struct hv *hv)
 {
-	ssize_t n = read(hv->ctl_client, hv->ctl_buf + hv->ctl_len,
-			 sizeof(hv->ctl_buf) - 1 - hv->ctl_len);
-	char *nl;
+	ssize_t n = recv(hv->ctl_client, hv->ctl_buf + hv->ctl_len,
+			 sizeof(hv->ctl_buf) - 1 - hv->ctl_len, MSG_DONTWAIT);
 
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return true;
 	if (n <= 0)
 		return false;
 	hv->ctl_len += (size_t)n;
 	hv->ctl_buf[hv->ctl_len] = '\0';
-	while ((nl = strchr(hv->ctl_buf, '\n'))) {
-		char *answer = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&answer, &len);
-		bool sent;
-
-		*nl = '\0';
-		if (!out)
-			return false;
-		control(hv, hv->ctl_buf, out);
-		fclose(out);
-		sent = write(hv->ctl_client, answer, len) == (ssize_t)len;
-		free(answer);
-		if (!sent)
-			return false;
-		hv->ctl_len -= (size_t)(nl + 1 - hv->ctl_buf);
-		memmove(hv->ctl_buf, nl + 1, hv->ctl_len + 1);
-	}
+	if (!control_run(hv))
+		return false;
 	/* a line longer than the buffer is not a command */
-	return hv->ctl_len < sizeof(hv->ctl_buf) - 1;
+	return hv->ctl_out || hv->ctl_len < sizeof(hv->ctl_buf) - 1;
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: pvmap-hv --socket PATH --shm PATH [--vcpus N] [--ram PATH] "
-		"[--control PATH] [--oneshot]\n");
+		"[--control PATH] [--machine pc|q35] [--max-tables N] [--oneshot]\n");
+}
+
+/* Accept the newest controller (the last may be gone unseen): one at a time. */
+static void control_accept(struct hv *hv)
+{
+	int fd = accept4(hv->ctl_listen, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	control_close(hv);
+	hv->ctl_client = fd;
+}
+
+static void client_accept(struct hv *hv, bool *served)
+{
+	int fd = accept4(hv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd >= 0 && hv->client_fd >= 0) {
+		close(fd);	/* one client at a time */
+	} else if (fd >= 0 && greet(hv, fd)) {
+		fprintf(stderr, "pvmap-hv: greeting the client failed\n");
+		close(fd);
+	} else if (fd >= 0) {
+		hv->client_fd = fd;
+		*served = true;
+		fprintf(stderr, "pvmap-hv: client %d connected\n", CLIENT_ID);
+	}
+}
+
+/*
+ * SIGINT and SIGTERM are blocked except inside ppoll(): one that comes
+ * between the loop's test of @stop and the wait interrupts the wait,
+ * instead of being noticed only after the next event.
+ */
+static int signals_setup(sigset_t *wait_mask)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &block, wait_mask) || sigaction(SIGINT, &sa, NULL) ||
+	    sigaction(SIGTERM, &sa, NULL))
+		return -1;
+	sigdelset(wait_mask, SIGINT);
+	sigdelset(wait_mask, SIGTERM);
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static int serve_loop(struct hv *hv, bool oneshot, const sigset_t *wait_mask)
+{
+	bool served = false;
+
+	while (!stop && !(oneshot && served && hv->client_fd < 0)) {
+		struct pollfd pfd[4 + PVMAP_HV_MAX_VCPUS];
+		unsigned int n = 0;
+
+		pfd[n++] = (struct pollfd){ .fd = hv->listen_fd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = hv->client_fd, .events = POLLIN };
+		pfd[n++] = (struct pollfd){ .fd = hv->ctl_listen, .events = POLLIN };
+		/* a controller with an answer pending is heard again once it took it */
+		pfd[n++] = (struct pollfd){ .fd = hv->ctl_client,
+					    .events = hv->ctl_out ? POLLOUT : POLLIN };
+		for (unsigned int v = 0; v < hv->nr_vcpus; v++)
+			pfd[n++] = (struct pollfd){ .fd = hv->own[v], .events = POLLIN };
+		if (ppoll(pfd, n, NULL, wait_mask) < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("poll");
+			return 1;
+		}
+		if (pfd[0].revents & POLLIN)
+			client_accept(hv, &served);
+		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			char buf[64];
+
+			/* the protocol is one-way: anything readable is the end */
+			if (read(hv->client_fd, buf, sizeof(buf)) <= 0) {
+				close(hv->client_fd);
+				hv->client_fd = -1;
+				fprintf(stderr, "pvmap-hv: client %d disconnected\n", CLIENT_ID);
+			}
+		}
+		if (pfd[2].revents & POLLIN) {
+			control_accept(hv);
+			pfd[3].revents = 0;
+		}
+		if (pfd[3].revents & POLLOUT &&
+		    (!control_flush(hv) || !control_run(hv)))
+			control_close(hv);
+		else if ((pfd[3].revents & (POLLIN | POLLHUP | POLLERR)) && !control_read(hv))
+			control_close(hv);
+		for (unsigned int v = 0; v < hv->nr_vcpus; v++) {
+			uint64_t count;
+
+			if (!(pfd[4 + v].revents & POLLIN))
+				continue;
+			if (read(hv->own[v], &count, sizeof(count)) == sizeof(count))
+				serve(hv, v);
+		}
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -525,14 +444,18 @@ int main(int argc, char **argv)
 		{ "vcpus", required_argument, NULL, 'n' },
 		{ "ram", required_argument, NULL, 'r' },
 		{ "control", required_argument, NULL, 'c' },
+		{ "machine", required_argument, NULL, 'M' },
+		{ "max-tables", required_argument, NULL, 't' },
 		{ "oneshot", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct hv hv = { .listen_fd = -1, .client_fd = -1, .shm_fd = -1, .nr_vcpus = 1,
-				.ctl_listen = -1, .ctl_client = -1 };
+	static struct hv hv = { .listen_fd = -1, .client_fd = -1, .shm_fd = -1, .ram_fd = -1,
+				.nr_vcpus = 1, .ctl_listen = -1, .ctl_client = -1 };
+	struct pvmap_hv_config cfg = { .log = stderr };
 	const char *sock_path = NULL, *shm_path = NULL, *ram_path = NULL, *ctl_path = NULL;
-	bool oneshot = false, served = false;
-	int c, rc = 0;
+	bool oneshot = false, bad = false;
+	sigset_t wait_mask;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -551,6 +474,14 @@ int main(int argc, char **argv)
 		case 'c':
 			ctl_path = optarg;
 			break;
+		case 'M':
+			bad |= strcmp(optarg, "pc") && strcmp(optarg, "q35");
+			cfg.machine = strcmp(optarg, "q35") ? PVMAP_HV_PC : PVMAP_HV_Q35;
+			break;
+		case 't':
+			cfg.max_tables = (unsigned int)strtoul(optarg, NULL, 0);
+			bad |= !cfg.max_tables;
+			break;
 		case 'o':
 			oneshot = true;
 			break;
@@ -559,15 +490,20 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!sock_path || !shm_path || !hv.nr_vcpus || hv.nr_vcpus > PVMAP_HV_MAX_VCPUS ||
+	if (bad || !sock_path || !shm_path || !hv.nr_vcpus || hv.nr_vcpus > PVMAP_HV_MAX_VCPUS ||
 	    (1 + hv.nr_vcpus) * PVMAP_HV_AREA_SIZE > SHM_SIZE || (ctl_path && !ram_path)) {
 		usage();
 		return 2;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
-	if ((ram_path && setup_hypervisor(&hv, ram_path)) || setup(&hv, sock_path, shm_path))
+	cfg.nr_vcpus = hv.nr_vcpus;
+	if (signals_setup(&wait_mask)) {
+		perror("signals");
+		return 1;
+	}
+	if (ram_path && setup_hypervisor(&hv, &cfg, ram_path))
+		return 1;
+	hv.core = pvmap_hv_create(&cfg, ram_path ? hv.ram : NULL, hv.ram_size);
+	if (!hv.core || setup(&hv, sock_path, shm_path))
 		return 1;
 	if (ctl_path) {
 		hv.ctl_listen = listen_at(ctl_path);
@@ -577,78 +513,15 @@ int main(int argc, char **argv)
 	fprintf(stderr, "pvmap-hv: serving %u vCPUs on %s, shared memory %s%s%s\n", hv.nr_vcpus,
 		sock_path, shm_path, ram_path ? ", guest RAM " : "", ram_path ? ram_path : "");
 
-	while (!stop && !(oneshot && served && hv.client_fd < 0)) {
-		struct pollfd pfd[4 + PVMAP_HV_MAX_VCPUS];
-		unsigned int n = 0;
-
-		pfd[n++] = (struct pollfd){ .fd = hv.listen_fd, .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = hv.client_fd, .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = hv.ctl_listen, .events = POLLIN };
-		pfd[n++] = (struct pollfd){ .fd = hv.ctl_client, .events = POLLIN };
-		for (unsigned int v = 0; v < hv.nr_vcpus; v++)
-			pfd[n++] = (struct pollfd){ .fd = hv.own[v], .events = POLLIN };
-		if (poll(pfd, n, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			perror("poll");
-			rc = 1;
-			break;
-		}
-		if (pfd[0].revents & POLLIN) {
-			int fd = accept4(hv.listen_fd, NULL, NULL, SOCK_CLOEXEC);
-
-			if (fd >= 0 && hv.client_fd >= 0) {
-				close(fd);	/* one client at a time */
-			} else if (fd >= 0 && greet(&hv, fd)) {
-				fprintf(stderr, "pvmap-hv: greeting the client failed\n");
-				close(fd);
-			} else if (fd >= 0) {
-				hv.client_fd = fd;
-				served = true;
-				fprintf(stderr, "pvmap-hv: client %d connected\n", CLIENT_ID);
-			}
-		}
-		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			char buf[64];
-
-			/* the protocol is one-way: anything readable is the end */
-			if (read(hv.client_fd, buf, sizeof(buf)) <= 0) {
-				close(hv.client_fd);
-				hv.client_fd = -1;
-				fprintf(stderr, "pvmap-hv: client %d disconnected\n", CLIENT_ID);
-			}
-		}
-		if (pfd[2].revents & POLLIN) {
-			int fd = accept4(hv.ctl_listen, NULL, NULL, SOCK_CLOEXEC);
-
-			/* one controller at a time: the newest (the last may be gone unseen) */
-			if (fd >= 0) {
-				if (hv.ctl_client >= 0)
-					close(hv.ctl_client);
-				hv.ctl_client = fd;
-				hv.ctl_len = 0;
-				pfd[3].revents = 0;
-			}
-		}
-		if ((pfd[3].revents & (POLLIN | POLLHUP | POLLERR)) && !control_read(&hv)) {
-			close(hv.ctl_client);
-			hv.ctl_client = -1;
-		}
-		for (unsigned int v = 0; v < hv.nr_vcpus; v++) {
-			uint64_t count;
-
-			if (!(pfd[4 + v].revents & POLLIN))
-				continue;
-			if (read(hv.own[v], &count, sizeof(count)) == sizeof(count))
-				serve(&hv, v);
-		}
+	rc = serve_loop(&hv, oneshot, &wait_mask);
+	fprintf(stderr, "pvmap-hv: %" PRIu64 " calls, %" PRIu64 " refused\n",
+		pvmap_hv_calls(hv.core), pvmap_hv_unknown(hv.core) + hv.bad);
+	if (pvmap_hv_stub(hv.core)) {
+		pvmap_hv_print_counts(hv.core, stderr);
+		pvstub_report_violations(pvmap_hv_stub(hv.core), stderr, false);
 	}
-	fprintf(stderr, "pvmap-hv: %" PRIu64 " calls, %" PRIu64 " refused\n", hv.calls, hv.bad);
-	if (hv.stub) {
-		print_counts(&hv, stderr);
-		pvstub_report_violations(hv.stub, stderr, false);
-		pvstub_destroy(hv.stub);
-	}
+	pvmap_hv_destroy(hv.core);
+	control_close(&hv);
 	unlink(sock_path);
 	if (ctl_path)
 		unlink(ctl_path);
