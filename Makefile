@@ -179,11 +179,22 @@ $(B)/fuzz/fuzz_decoders: hypervisor_stub/fuzz_decoders.c $(STUB_SRC) $(STUB_HDR)
 	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Ihypervisor_stub \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(STUB_SRC)
 
+# pvmap-hv's request path: programs of requests, the model's invariants after each
+$(B)/fuzz/fuzz_hv_requests: hypervisor_stub/fuzz_hv_requests.c $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
+		include/pvmap/hv_abi.h | deps
+	@mkdir -p $(@D)
+	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Ihypervisor_stub \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(HV_SRC) \
+		$(STUB_SRC)
+
 FUZZ_SECONDS ?= 300
-fuzz: $(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_audit
+fuzz: $(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_hv_requests $(B)/fuzz/fuzz_audit
 	@mkdir -p $(B)/fuzz/corpus
 	$(B)/fuzz/fuzz_decoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		$(B)/fuzz/corpus hypervisor_stub/fuzz_seeds
+	@mkdir -p $(B)/fuzz/corpus-hv
+	$(B)/fuzz/fuzz_hv_requests -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		$(B)/fuzz/corpus-hv hypervisor_stub/fuzz_seeds_hv
 	@mkdir -p $(B)/fuzz/corpus-audit
 	$(B)/fuzz/fuzz_audit -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(B)/fuzz/corpus-audit tools/audit/fuzz_seeds
