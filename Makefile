@@ -270,10 +270,29 @@ $(B)/unit/test_xen_fidelity_plain: tests/unit/test_xen_fidelity.c tests/unit/kta
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -g -Ihypervisor_stub -Itests/unit -o $@ $< $(STUB_SRC)
 
+# pvmap-hv's request path as a guest drives it: ASan+UBSan, valgrind, and 32-bit
+# (static, for qemu-i386-static) where a count times a size can wrap
+HV_TEST_DEPS := tests/unit/test_hv_daemon.c tests/unit/ktap.h $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
+	include/pvmap/hv_abi.h
+HV_TEST_SRC := tests/unit/test_hv_daemon.c $(HV_SRC) $(STUB_SRC)
+
+$(B)/unit/test_hv_daemon: $(HV_TEST_DEPS)
+	@mkdir -p $(@D)
+	gcc $(SAN_CFLAGS) -Ihypervisor_stub -Itests/unit -o $@ $(HV_TEST_SRC)
+
+$(B)/unit/test_hv_daemon_plain: $(HV_TEST_DEPS)
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) -g -Ihypervisor_stub -Itests/unit -o $@ $(HV_TEST_SRC)
+
+$(B)/unit/test_hv_daemon32: $(HV_TEST_DEPS)
+	@mkdir -p $(@D)
+	gcc -m32 -static $(HOST_CFLAGS) -Ihypervisor_stub -Itests/unit -o $@ $(HV_TEST_SRC)
+
 UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
 	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/unit/test_xen_fidelity \
 	$(B)/unit/test_xen_fidelity_plain \
-	$(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_audit
+	$(B)/unit/test_hv_daemon $(B)/unit/test_hv_daemon_plain $(B)/unit/test_hv_daemon32 \
+	$(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_hv_requests $(B)/fuzz/fuzz_audit
 
 unit: $(UNIT_BINS) host
 	@tests/check --only unit
