@@ -18,13 +18,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/userfaultfd.h>
 
 #define HOST_SYNC_TIMEOUT_MS	60000
+#define GUEST_PAGE		4096
 
 bool guest_cmdline_get(const char *key, char *buf, size_t len)
 {
@@ -399,4 +402,100 @@ int guest_capture_trace(int fd, unsigned long long size, unsigned long long off)
 	if (!guest_host_sync("trace") || !guest_host_sync("pattern"))
 		return -1;
 	return sets;
+}
+
+bool guest_kmsg_has(const char *text)
+{
+	char rec[2048];
+	bool found = false;
+	ssize_t n;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	/* one record a read; EPIPE: some were overwritten, read on */
+	while (!found && ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE))) {
+		if (n > 0) {
+			rec[n] = '\0';
+			found = strstr(rec, text) != NULL;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+int guest_stall_create(struct guest_stall *s, size_t len, size_t stall_at)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	memset(s, 0, sizeof(*s));
+	s->uffd = -1;
+	s->len = len;
+	s->stall_at = stall_at;
+	s->buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s->buf == MAP_FAILED) {
+		s->buf = NULL;
+		printf("# mmap: %s\n", strerror(errno));
+		return -1;
+	}
+	/* the pages before the stall are there */
+	memset(s->buf, 0, stall_at);
+	s->uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (s->uffd < 0) {
+		int err = errno;
+
+		printf("# userfaultfd: %s\n", strerror(err));
+		guest_stall_destroy(s);
+		return err == ENOSYS ? 1 : -1;
+	}
+	reg.range.start = (uintptr_t)s->buf + stall_at;
+	reg.range.len = len - stall_at;
+	if (ioctl(s->uffd, UFFDIO_API, &api) || ioctl(s->uffd, UFFDIO_REGISTER, &reg)) {
+		printf("# userfaultfd set-up: %s\n", strerror(errno));
+		guest_stall_destroy(s);
+		return -1;
+	}
+	return 0;
+}
+
+int guest_stall_wait(struct guest_stall *s, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = s->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, timeout_ms) != 1 || read(s->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return -1;
+	return 0;
+}
+
+int guest_stall_release(struct guest_stall *s, uint8_t fill)
+{
+	static uint8_t page[GUEST_PAGE] __attribute__((aligned(GUEST_PAGE)));
+	int ret = 0;
+
+	memset(page, fill, sizeof(page));
+	for (size_t off = s->stall_at; off < s->len; off += GUEST_PAGE) {
+		struct uffdio_copy copy = {
+			.dst = (uintptr_t)s->buf + off, .src = (uintptr_t)page, .len = GUEST_PAGE,
+		};
+
+		/* EEXIST: served already */
+		if (ioctl(s->uffd, UFFDIO_COPY, &copy) && errno != EEXIST) {
+			printf("# UFFDIO_COPY at +%#zx: %s\n", off, strerror(errno));
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+void guest_stall_destroy(struct guest_stall *s)
+{
+	if (s->uffd >= 0)
+		close(s->uffd);
+	if (s->buf)
+		munmap(s->buf, s->len);
+	s->uffd = -1;
+	s->buf = NULL;
 }

@@ -120,4 +120,28 @@ int guest_rw(int fd, bool write, uint64_t off, void *buf, uint64_t len, uint64_t
  */
 int guest_capture_trace(int fd, unsigned long long size, unsigned long long off);
 
+/* Whether a kernel message logged so far (/dev/kmsg) contains @text. */
+bool guest_kmsg_has(const char *text);
+
+/*
+ * A user buffer that stalls the kernel: @len bytes of anonymous memory
+ * whose pages from @stall_at on are missing and registered with
+ * userfaultfd, so a kernel copy that reaches them sleeps until
+ * guest_stall_release() serves them (as a FUSE or userfaultfd-backed
+ * buffer can make any ioctl wait).
+ */
+struct guest_stall {
+	uint8_t *buf;
+	size_t len, stall_at;
+	int uffd;
+};
+
+/* 0, 1 when this kernel has no userfaultfd (ENOSYS), or -1. */
+int guest_stall_create(struct guest_stall *s, size_t len, size_t stall_at);
+/* Wait up to @timeout_ms for a fault on @s: 0 when one came, else -1. */
+int guest_stall_wait(struct guest_stall *s, int timeout_ms);
+/* Serve every stalled page of @s, filled with @fill; 0 or -1. */
+int guest_stall_release(struct guest_stall *s, uint8_t fill);
+void guest_stall_destroy(struct guest_stall *s);
+
 #endif /* PVMAP_GUEST_H */
