@@ -91,7 +91,8 @@ void pvmap_live_show(struct seq_file *s);
 void pvmap_windows_show(struct seq_file *s);
 
 struct pvmap_io_mapping;
-int pvmap_rw(struct pvmap_io_mapping *m, u64 aperture_size, struct pvmap_rw *rw,
-	     bool write);
+int pvmap_rw_check(u64 aperture_size, struct pvmap_rw *rw);
+bool pvmap_rw_atomic(struct pvmap_io_mapping *m, struct pvmap_rw *rw, bool write);
+int pvmap_rw_fault_in(const struct pvmap_rw *rw, bool write);
 
 #endif /* PVMAP_INTERNAL_H */

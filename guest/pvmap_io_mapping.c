@@ -13,7 +13,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/semaphore.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -40,16 +40,20 @@ EXPORT_SYMBOL_GPL(pvmap_io_mapping_whole);
 
 /*
  * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes: a window of
- * PVMAP_POOL_WINDOWS slices, @free counts the idle ones, @busy marks them,
- * @unmapping those an unmap is clearing (still busy, no second unmap).
+ * PVMAP_POOL_WINDOWS slices, @busy marks those in use, @unmapping those an
+ * unmap is clearing (still busy, no second unmap), @owner the task that
+ * mapped each. The pool is a cache, never a wait: with every slice busy a
+ * map gets a window of its own, so a holder stalled for as long as it
+ * likes (a user fault) blocks nobody, and a task holding one map while
+ * asking for another cannot deadlock with others doing the same.
  */
 static struct {
 	struct pvmap_window window;
-	struct semaphore free;
-	spinlock_t lock;	/* protects busy, unmapping and npages */
+	spinlock_t lock;	/* protects busy, unmapping, npages and owner */
 	unsigned long busy;
 	unsigned long unmapping;
 	unsigned int npages[PVMAP_POOL_WINDOWS];
+	struct task_struct *owner[PVMAP_POOL_WINDOWS];
 } pvmap_pool;
 
 /* Whole-aperture mappings, so pvmap_io_mapping_unmap() knows their addresses. */
@@ -136,6 +140,12 @@ struct pvmap_io_mapping *pvmap_io_mapping_create_wc(resource_size_t base, u64 si
 
 	if (!size || !PAGE_ALIGNED(base) || size & (PAGE_SIZE - 1))
 		return ERR_PTR(-EINVAL);
+	/*
+	 * The memtype code takes the range's end as a resource_size_t: 32 bits
+	 * without PAE, where an aperture ending at 4 GiB would wrap to 0.
+	 */
+	if (size - 1 > (resource_size_t)~0 - base || (resource_size_t)(base + size) < base)
+		return ERR_PTR(-EOVERFLOW);
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return ERR_PTR(-ENOMEM);
@@ -150,9 +160,11 @@ struct pvmap_io_mapping *pvmap_io_mapping_create_wc(resource_size_t base, u64 si
 	if (ret)
 		goto err_memtype;
 	m->prot = pvmap_prot_supported(prot);
-	/* An MTRR where there is no PAT; arch_phys_wc_add() takes unsigned longs. */
-	if (pvmap_io_mapping_is_wc(m) &&
-	    (IS_ENABLED(CONFIG_64BIT) || !upper_32_bits(base + size - 1)))
+	/*
+	 * An MTRR where there is no PAT (arch_phys_wc_add() does nothing where
+	 * there is); it takes unsigned longs.
+	 */
+	if (IS_ENABLED(CONFIG_64BIT) || !upper_32_bits((u64)base + size - 1))
 		m->wc_cookie = arch_phys_wc_add(base, size);
 
 	if (pvmap_io_mapping_whole) {
@@ -228,17 +240,31 @@ void pvmap_io_mapping_bad_unmap(void)
 }
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_bad_unmap);
 
+/* Give slice @idx of the pool back. */
+static void pvmap_pool_release(unsigned int idx)
+{
+	spin_lock(&pvmap_pool.lock);
+	__clear_bit(idx, &pvmap_pool.unmapping);
+	__clear_bit(idx, &pvmap_pool.busy);
+	pvmap_pool.owner[idx] = NULL;
+	spin_unlock(&pvmap_pool.lock);
+}
+
+/* A map in an idle slice of the pool; NULL when every slice is busy or on refusal. */
 static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
 {
 	unsigned int idx, i, first;
 
-	if (down_killable(&pvmap_pool.free))
-		return NULL;
 	spin_lock(&pvmap_pool.lock);
 	idx = find_first_zero_bit(&pvmap_pool.busy, PVMAP_POOL_WINDOWS);
-	__set_bit(idx, &pvmap_pool.busy);
-	pvmap_pool.npages[idx] = npages;
+	if (idx < PVMAP_POOL_WINDOWS) {
+		__set_bit(idx, &pvmap_pool.busy);
+		pvmap_pool.npages[idx] = npages;
+		pvmap_pool.owner[idx] = current;
+	}
 	spin_unlock(&pvmap_pool.lock);
+	if (idx >= PVMAP_POOL_WINDOWS)
+		return NULL;
 
 	first = idx * PVMAP_POOL_WINDOW_PAGES;
 	/* A lazy-MMU section belongs to one CPU. */
@@ -254,10 +280,7 @@ static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
 		pvmap_batch_end();
 		preempt_enable();
 		pvmap_tlb_flush_all_cpus(&pvmap_pool.window, first, npages);
-		spin_lock(&pvmap_pool.lock);
-		__clear_bit(idx, &pvmap_pool.busy);
-		spin_unlock(&pvmap_pool.lock);
-		up(&pvmap_pool.free);
+		pvmap_pool_release(idx);
 		return NULL;
 	}
 	preempt_enable();
@@ -270,18 +293,27 @@ static bool pvmap_pool_unmap(unsigned long va)
 {
 	unsigned long start = pvmap_pool.window.va;
 	unsigned int idx, i, first, npages;
-	bool idle;
+	bool idle, foreign;
 
 	if (va < start || va >= start + PVMAP_POOL_WINDOWS * PVMAP_POOL_WINDOW_SIZE)
 		return false;
 	idx = (va - start) / PVMAP_POOL_WINDOW_SIZE;
 	first = idx * PVMAP_POOL_WINDOW_PAGES;
-	/* Tested and claimed under the lock: of two unmaps, one does the work. */
+	/*
+	 * Tested and claimed under the lock: of two unmaps, one does the work.
+	 * Only the task that mapped a slice unmaps it: a second unmap of an
+	 * address after the slice went to another task must not clear that
+	 * task's live map.
+	 */
 	spin_lock(&pvmap_pool.lock);
-	idle = !test_bit(idx, &pvmap_pool.busy) || __test_and_set_bit(idx, &pvmap_pool.unmapping);
+	idle = !test_bit(idx, &pvmap_pool.busy);
+	foreign = !idle && pvmap_pool.owner[idx] != current;
+	if (!idle && !foreign)
+		idle = __test_and_set_bit(idx, &pvmap_pool.unmapping);
 	npages = pvmap_pool.npages[idx];
 	spin_unlock(&pvmap_pool.lock);
-	if (WARN(idle, "pvmap: unmap of an idle pool window\n")) {
+	if (WARN(idle || foreign, "pvmap: unmap of a pool window %s\n",
+		 foreign ? "another task mapped" : "that is idle")) {
 		pvmap_count(PVMAP_CNT_MISUSE);
 		return true;
 	}
@@ -294,12 +326,7 @@ static bool pvmap_pool_unmap(unsigned long va)
 	preempt_enable();
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 	pvmap_tlb_flush_all_cpus(&pvmap_pool.window, first, npages);
-
-	spin_lock(&pvmap_pool.lock);
-	__clear_bit(idx, &pvmap_pool.unmapping);
-	__clear_bit(idx, &pvmap_pool.busy);
-	spin_unlock(&pvmap_pool.lock);
-	up(&pvmap_pool.free);
+	pvmap_pool_release(idx);
 	pvmap_count(PVMAP_CNT_UNMAPS);
 	return true;
 }
@@ -403,14 +430,14 @@ void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *m, u64 offset, u6
 		return m->whole + offset;
 
 	span = PAGE_ALIGN(offset_in_page(offset) + size);
+	vaddr = NULL;
 	if (span <= PVMAP_POOL_WINDOW_SIZE)
 		vaddr = pvmap_pool_map((m->base + start) >> PAGE_SHIFT, span >> PAGE_SHIFT,
 				       m->prot);
-	else if (span >> PAGE_SHIFT <= UINT_MAX)
+	/* larger, or every pooled slice busy: a window of its own */
+	if (!vaddr && span >> PAGE_SHIFT <= UINT_MAX)
 		vaddr = pvmap_large_map((m->base + start) >> PAGE_SHIFT, span >> PAGE_SHIFT,
 					m->prot);
-	else
-		vaddr = NULL;
 	return vaddr ? vaddr + offset_in_page(offset) : NULL;
 }
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_map_wc);
@@ -520,7 +547,6 @@ int pvmap_io_mapping_init(void)
 	ret = pvmap_slots_init();
 	if (ret)
 		goto err_counters;
-	sema_init(&pvmap_pool.free, PVMAP_POOL_WINDOWS);
 	spin_lock_init(&pvmap_pool.lock);
 	ret = pvmap_window_create(&pvmap_pool.window,
 				  PVMAP_POOL_WINDOWS * PVMAP_POOL_WINDOW_PAGES);

@@ -26,6 +26,7 @@
 #include <linux/pci.h>
 #include <linux/pseudo_fs.h>
 #include <linux/rwsem.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -58,10 +59,12 @@ static_assert(sizeof(struct pvmap_info) == 48);
 /**
  * struct pvmap_device - one bound aperture
  * @pdev: the PCI device; NULL once unbound (checked under @lock or @mmap_lock)
- * @lock: held for reading by ioctls, for writing by unbind
+ * @lock: held for reading by ioctls, for writing by unbind; never across a
+ *	user fault (PWRITE/PREAD copy with page faults off under it, and fault
+ *	the user's pages in without it), so unbind never waits for one
  * @mmap_lock: held for reading by mmap and by faults on user mappings, for
- *	writing by unbind. Both run under the mm's mmap_lock, which ioctls
- *	take inside @lock when they fault, so they must not take @lock
+ *	writing by unbind. Both run under the mm's mmap_lock, which a fault
+ *	in of PWRITE/PREAD takes too
  * @ref: one reference for the binding, one per open file
  * @misc: the /dev/pvmapN character device
  * @inode: owns the address space of every user mapping of the aperture,
@@ -199,14 +202,44 @@ static long pvmap_ioctl_info(struct pvmap_device *pvdev, void __user *arg)
 	return 0;
 }
 
-static long pvmap_ioctl_rw(struct pvmap_device *pvdev, void __user *arg, bool write)
+/*
+ * PWRITE/PREAD: copy with the lock held for reading (unbind waits only for
+ * a copy with faults off), and fault the user's pages in between copies
+ * with no lock held. Once unbound, the copy ends where it got to: 0 with
+ * done < length, or -ENODEV before the first byte.
+ */
+static long pvmap_ioctl_rw(struct file *file, void __user *arg, bool write)
 {
+	struct pvmap_device *pvdev = file->private_data;
 	struct pvmap_rw rw;
+	bool fault;
 	int ret;
 
+	/* a PWRITE writes the device: not through a descriptor opened read-only */
+	if (write && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
 	if (copy_from_user(&rw, arg, sizeof(rw)))
 		return -EFAULT;
-	ret = pvmap_rw(pvdev->iomap, pvdev->size, &rw, write);
+	ret = pvmap_rw_check(pvdev->size, &rw);
+	while (!ret && rw.done < rw.length) {
+		down_read(&pvdev->lock);
+		if (!pvdev->pdev) {
+			up_read(&pvdev->lock);
+			ret = -ENODEV;
+			break;
+		}
+		fault = pvmap_rw_atomic(pvdev->iomap, &rw, write);
+		up_read(&pvdev->lock);
+		if (!fault) {
+			if (rw.done < rw.length)	/* a fatal signal, or no map */
+				ret = fatal_signal_pending(current) ? -EINTR : -ENOMEM;
+			break;
+		}
+		ret = pvmap_rw_fault_in(&rw, write);
+	}
+	/* What was copied stands: an error only when nothing was. */
+	if (rw.done)
+		ret = 0;
 	if (copy_to_user(arg, &rw, sizeof(rw)))
 		return -EFAULT;
 	return ret;
@@ -228,6 +261,10 @@ static long pvmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 	long ret;
 
+	/* they take the lock themselves, never across a user fault */
+	if (cmd == PVMAP_IOC_PWRITE || cmd == PVMAP_IOC_PREAD)
+		return pvmap_ioctl_rw(file, uarg, cmd == PVMAP_IOC_PWRITE);
+
 	down_read(&pvdev->lock);
 	if (!pvdev->pdev) {
 		ret = -ENODEV;
@@ -236,12 +273,6 @@ static long pvmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case PVMAP_IOC_INFO:
 		ret = pvmap_ioctl_info(pvdev, uarg);
-		break;
-	case PVMAP_IOC_PWRITE:
-		ret = pvmap_ioctl_rw(pvdev, uarg, true);
-		break;
-	case PVMAP_IOC_PREAD:
-		ret = pvmap_ioctl_rw(pvdev, uarg, false);
 		break;
 	case PVMAP_IOC_STATS:
 		ret = pvmap_ioctl_stats(uarg);
@@ -404,9 +435,19 @@ static void pvmap_debugfs_add(struct pvmap_device *pvdev)
 			    &pvmap_debugfs_whole_ioremap_fops);
 }
 
-static bool stdvga = true;
-module_param(stdvga, bool, 0444);
-MODULE_PARM_DESC(stdvga, "bind QEMU's std-VGA as an aperture (default); 0 leaves it to pvmap_drm");
+/*
+ * Display-class devices are a VM's own display (bochs, qxl): pvmap takes
+ * one only when the administrator asks, and udev never loads pvmap for one
+ * (pvmap_pci_alias_ids). Not named stdvga=: QEMU's -kernel loader takes
+ * any "vga=" in the command line for the boot video mode.
+ */
+static bool stdvga_aperture;
+module_param(stdvga_aperture, bool, 0444);
+MODULE_PARM_DESC(stdvga_aperture,
+		 "bind QEMU's std-VGA (1234:1111) as an aperture; default 0: left to bochs or pvmap_drm");
+static bool qxl_aperture;
+module_param(qxl_aperture, bool, 0444);
+MODULE_PARM_DESC(qxl_aperture, "bind QEMU's qxl (1b36:0100) as an aperture; default 0: left to qxl");
 
 static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
@@ -414,7 +455,8 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	struct pvmap_device *pvdev;
 	int ret;
 
-	if (id->driver_data == PVMAP_KIND_STDVGA && !stdvga)
+	if ((id->driver_data == PVMAP_KIND_STDVGA && !stdvga_aperture) ||
+	    (id->driver_data == PVMAP_KIND_QXL && !qxl_aperture))
 		return -ENODEV;
 	pvdev = kzalloc(sizeof(*pvdev), GFP_KERNEL);
 	if (!pvdev)
@@ -444,10 +486,19 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		ret = -ENODEV;
 		goto err_free_id;
 	}
-	if (pvdev->bar < 0 ||
-	    !(pci_resource_flags(pdev, pvdev->bar) & IORESOURCE_MEM) ||
-	    !pci_resource_len(pdev, pvdev->bar)) {
+	if (pvdev->bar < 0 || !(pci_resource_flags(pdev, pvdev->bar) & IORESOURCE_MEM)) {
 		dev_err(dev, "no memory aperture BAR\n");
+		ret = -ENODEV;
+		goto err_free_id;
+	}
+	/* a BAR the PCI core could not place: say so, and why it may be */
+	if (!pci_resource_len(pdev, pvdev->bar) ||
+	    pci_resource_flags(pdev, pvdev->bar) & (IORESOURCE_UNSET | IORESOURCE_DISABLED)) {
+		dev_err(dev, "aperture BAR%d has no address the kernel can use (%pR): %s\n",
+			pvdev->bar, &pdev->resource[pvdev->bar],
+			IS_ENABLED(CONFIG_X86_32) && !IS_ENABLED(CONFIG_X86_PAE) ?
+			"no room below 4 GiB, and without PAE nothing above" :
+			"the PCI core found no room for it");
 		ret = -ENODEV;
 		goto err_free_id;
 	}
@@ -469,7 +520,8 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	pvdev->iomap = pvmap_io_mapping_create_wc(pvdev->base, pvdev->size);
 	if (IS_ERR(pvdev->iomap)) {
 		ret = PTR_ERR(pvdev->iomap);
-		dev_err(dev, "cannot set up the aperture's io_mapping: %d\n", ret);
+		dev_err(dev, "cannot set up the aperture's io_mapping: %d%s\n", ret,
+			ret == -EOVERFLOW ? " (it ends at 4 GiB: too far for 32 bits)" : "");
 		goto err_free_id;
 	}
 	pvdev->cache_bits = pgprot_val(pvmap_io_mapping_prot(pvdev->iomap)) & _PAGE_CACHE_MASK;
@@ -539,7 +591,16 @@ static const struct pci_device_id pvmap_pci_ids[] = {
 	  .driver_data = PVMAP_KIND_QXL },
 	{ }
 };
-MODULE_DEVICE_TABLE(pci, pvmap_pci_ids);
+
+/*
+ * What udev loads pvmap for: ivshmem only. A display device is bound by
+ * hand (stdvga_aperture=1, qxl_aperture=1), never raced for at coldplug.
+ */
+static const struct pci_device_id pvmap_pci_alias_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_IVSHMEM, PCI_DEVICE_ID_IVSHMEM) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, pvmap_pci_alias_ids);
 
 static struct pci_driver pvmap_pci_driver = {
 	.name = PVMAP_DRV_NAME,

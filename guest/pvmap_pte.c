@@ -40,7 +40,7 @@ EXPORT_SYMBOL_NS_GPL(pvmap_prot_supported, PVMAP_PTE);
  * Own a window: vmap() one page of our own at every slot, so the kernel
  * builds the page tables, then take over its PTEs. Modules cannot reserve
  * bare virtual space (get_vm_area() is not exported); this is the same
- * effect, and the PTEs are restored before vunmap() gives the space back.
+ * effect; the PTEs are left clear when vunmap() gives the space back.
  * VM_IOREMAP tells vread() (/proc/kcore) that the area maps I/O memory: it
  * reads zeros there instead of taking an aperture pfn for a RAM page.
  */
@@ -53,10 +53,9 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 
 	memset(w, 0, sizeof(*w));
 	w->ptes = kcalloc(npages, sizeof(*w->ptes), GFP_KERNEL);
-	w->orig = kcalloc(npages, sizeof(*w->orig), GFP_KERNEL);
 	pages = kcalloc(npages, sizeof(*pages), GFP_KERNEL);
 	filler = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!w->ptes || !w->orig || !pages || !filler)
+	if (!w->ptes || !pages || !filler)
 		goto err_free;
 	for (i = 0; i < npages; i++)
 		pages[i] = filler;
@@ -75,9 +74,9 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 			ret = -EFAULT;
 			goto err_vunmap;
 		}
-		w->orig[i] = *w->ptes[i];
 	}
-	/* Keep the filler page's refcount for the PTEs we restore at destroy. */
+	/* Freed at destroy, after vunmap(): no PTE maps it once the window is ours. */
+	w->filler = filler;
 	kfree(pages);
 	pages = NULL;
 
@@ -107,36 +106,40 @@ err_free:
 	if (filler)
 		__free_page(filler);
 	kfree(pages);
-	kfree(w->orig);
 	kfree(w->ptes);
 	memset(w, 0, sizeof(*w));
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_window_create, PVMAP_PTE);
 
+/*
+ * Give a window back. Its PTEs stay clear (a live one, which only a bug
+ * or a refused update leaves, is cleared and flushed everywhere): vunmap() takes clear PTEs
+ * as they are, and restoring the filler's would make a stale pointer into
+ * the window read a page freed here once the lazy vunmap purge is late.
+ */
 void pvmap_window_destroy(struct pvmap_window *w)
 {
-	struct page *filler;
-	unsigned int i;
+	unsigned int i, live = 0;
 
 	if (!w->area)
 		return;
-	filler = pte_page(w->orig[0]);
 	preempt_disable();
 	pvmap_batch_begin();
 	for (i = 0; i < w->npages; i++) {
-		if (static_branch_unlikely(&pvmap_pv_on))
-			pvmap_pv_write(w->ptes[i], w->orig[i]);
-		else
-			set_pte(w->ptes[i], w->orig[i]);
+		if (!pvmap_pte_is_clear(w, i)) {
+			pvmap_pte_clear(w, i);
+			live++;
+		}
 	}
 	pvmap_batch_end();
 	preempt_enable();
+	if (live)
+		pvmap_tlb_flush_all_cpus(w, 0, w->npages);
 	if (static_branch_unlikely(&pvmap_pv_on))
 		pvmap_pv_unregister(w);
 	vunmap(w->area);
-	__free_page(filler);
-	kfree(w->orig);
+	__free_page(w->filler);
 	kfree(w->ptes);
 	memset(w, 0, sizeof(*w));
 }

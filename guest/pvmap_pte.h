@@ -22,14 +22,14 @@
  * @va: address of the first page
  * @npages: number of pages
  * @ptes: the PTE of each page
- * @orig: each PTE as it was before pvmap took it, restored at destroy
+ * @filler: the page vmap() put at every slot before pvmap took the PTEs
  * @area: the backing allocation, released at destroy
  */
 struct pvmap_window {
 	unsigned long va;
 	unsigned int npages;
 	pte_t **ptes;
-	pte_t *orig;
+	struct page *filler;
 	void *area;
 };
 

@@ -48,8 +48,10 @@ struct pvmap_io_mapping {
  * Interrupt handlers, tasklets and softirqs may map too, over whatever the
  * interrupted task holds: they have a few slots and levels of their own.
  * Sleepable maps of up to PVMAP_POOL_WINDOW_SIZE bytes use one of
- * PVMAP_POOL_WINDOWS pooled windows; larger ones get a window of their own
- * (not ioremap_wc(), which in 6.1 maps the wrong page above 4 GiB on i386).
+ * PVMAP_POOL_WINDOWS pooled windows when one is idle; larger ones, and any
+ * while the pool is all busy, get a window of their own (not ioremap_wc(),
+ * which in 6.1 maps the wrong page above 4 GiB on i386). A sleepable map
+ * never waits for another's unmap.
  *
  * On x86_64 without the hygiene parameter an atomic map is the address of
  * its offset in the whole-aperture mapping, as mainline's io_mapping is
@@ -273,12 +275,15 @@ static inline void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsi
  * @size: bytes to map, from @offset
  *
  * Ranges of up to PVMAP_POOL_WINDOW_SIZE bytes (counted from the start of
- * @offset's page) use a pooled window, waiting for one if all are busy;
- * larger ones get a window of their own.
+ * @offset's page) use a pooled window when one is idle; larger ones, and
+ * any while every pooled window is busy, get a window of their own. The
+ * task that made the map unmaps it: a pooled window unmapped by another
+ * task is refused (one WARN), so that a second unmap of an address whose
+ * window went to another task cannot clear that task's map.
  *
  * Context: process context, may sleep.
- * Return: the address of @offset, or NULL on misuse (one WARN), when no
- * window could be had (fatal signal) or on lack of memory or address space.
+ * Return: the address of @offset, or NULL on misuse (one WARN), or on lack
+ * of memory or address space.
  */
 void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *mapping,
 				      u64 offset, u64 size);
