@@ -19,9 +19,18 @@
  * interrupt that maps nests its own batch inside the one it interrupted,
  * after sending what that one had queued. Natively none of this runs:
  * pvmap_pte.h's inline operations test the static key pvmap_pv_on.
+ *
+ * The hypervisor is trusted to be alive, not to be sane: every answer is
+ * checked (a result is 0 or a negative errno, a count within what was
+ * asked). One that does not answer within PVMAP_PV_TIMEOUT_NS is dead, for
+ * good: no call spins again, and every update from then on, queued ones
+ * included, is written natively, so an unmap still clears what the
+ * hypervisor had mapped.
  */
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -45,14 +54,22 @@ EXPORT_SYMBOL_NS_GPL(pvmap_pv_on, PVMAP_PTE);
 
 #define PVMAP_PV_QUEUE		(PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS)
 #define PVMAP_PV_MAX_NESTING	8	/* task, softirq, hardirq, and room */
-#define PVMAP_PV_TIMEOUT_NS	(5ULL * NSEC_PER_SEC)
-#define PVMAP_PV_RING_NS	(100ULL * NSEC_PER_MSEC)	/* the first call rings again */
+/*
+ * A call waits with interrupts off, as a hypercall does, so not for long:
+ * a hypervisor that does not answer a call in this time is dead.
+ */
+#define PVMAP_PV_TIMEOUT_NS	(250ULL * NSEC_PER_MSEC)
+/* HELLO, at load, waits with interrupts on, ringing again every 100 ms. */
+#define PVMAP_PV_HELLO_TIMEOUT_MS	5000
+#define PVMAP_PV_RING_MS	100
 /* Where a multicall's entries start: after data[0] (their number) and data[1] (this offset). */
 #define PVMAP_PV_CALLS_OFFSET	(offsetof(struct pvmap_hv_request, data) + 2 * sizeof(u64))
 
 /**
  * struct pvmap_pv_queue - one CPU's updates and invalidations, in order
  * @upd: mmu_update requests
+ * @ptep: the PTE each of @upd writes, to write it natively once the
+ *	hypervisor is dead
  * @ext: mmuext_op requests
  * @entry: the multicall's entries: runs of one kind, in the order issued
  * @nupd: requests in @upd
@@ -65,6 +82,7 @@ EXPORT_SYMBOL_NS_GPL(pvmap_pv_on, PVMAP_PTE);
  */
 struct pvmap_pv_queue {
 	struct mmu_update upd[PVMAP_PV_QUEUE];
+	pte_t *ptep[PVMAP_PV_QUEUE];
 	struct mmuext_op ext[PVMAP_PV_QUEUE];
 	struct {
 		u16 op, first, count;
@@ -84,6 +102,7 @@ static struct {
 	bool dead;
 	struct pvmap_pv_queue __percpu *queues;
 	atomic_long_t calls, refusals, registered;
+	atomic64_t dead_wait_ns;	/* spent waiting on calls never answered */
 } pvmap_pv;
 
 static struct pvmap_hv_request *pvmap_pv_area(unsigned int cpu)
@@ -91,45 +110,91 @@ static struct pvmap_hv_request *pvmap_pv_area(unsigned int cpu)
 	return pvmap_pv.shm + PVMAP_HV_AREA_SIZE * (1 + cpu);
 }
 
-/*
- * Post this CPU's request (its data already written) and wait for it, as
- * a hypercall does; interrupts are off. @ring_again: ring every
- * PVMAP_PV_RING_NS until answered, for the first call, which QEMU may not
- * pass on until it has set up the doorbell's peer.
- */
-static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op, bool ring_again)
+/* A hypervisor's answer as an errno: 0, a negative errno, or -EPROTO for anything else. */
+static int pvmap_pv_errno(s64 result)
 {
-	unsigned int cpu = smp_processor_id();
-	struct pvmap_hv_request *req = pvmap_pv_area(cpu);
-	u64 start = ktime_get_mono_fast_ns(), rung = start;
+	if (result && (result > 0 || result < -MAX_ERRNO))
+		return -EPROTO;
+	return result;
+}
+
+/* The hypervisor stopped answering: say so once; no call waits from now on. */
+static void pvmap_pv_died(void)
+{
+	if (!xchg(&pvmap_pv.dead, true))
+		pr_err("pvmap: the hypervisor did not answer in %llu ms: PTE updates are native from now on\n",
+		       PVMAP_PV_TIMEOUT_NS / NSEC_PER_MSEC);
+}
+
+/* Post this CPU's request (its data already written) and ring; its number. */
+static u32 pvmap_pv_post(struct pvmap_pv_queue *q, struct pvmap_hv_request *req, u32 op,
+			 unsigned int cpu)
+{
 	u32 seq = ++q->seq;
 
-	if (READ_ONCE(pvmap_pv.dead))
-		return -EIO;
 	req->op = op;
 	/* The request, then its number: the hypervisor reads it once seq changes. */
 	smp_wmb();
 	WRITE_ONCE(req->seq, seq);
 	writel(PVMAP_HV_PEER << 16 | cpu, pvmap_pv.regs + PVMAP_HV_DOORBELL);
-	while (READ_ONCE(req->done) != seq) {
-		u64 now = ktime_get_mono_fast_ns();
+	return seq;
+}
 
-		if (now - start > PVMAP_PV_TIMEOUT_NS) {
-			WRITE_ONCE(pvmap_pv.dead, true);
-			WARN(1, "pvmap: the hypervisor did not answer in %llu s: PTE updates fail from now on\n",
-			     PVMAP_PV_TIMEOUT_NS / NSEC_PER_SEC);
-			return -ETIMEDOUT;
-		}
-		if (ring_again && now - rung > PVMAP_PV_RING_NS) {
-			writel(PVMAP_HV_PEER << 16 | cpu, pvmap_pv.regs + PVMAP_HV_DOORBELL);
-			rung = now;
+static int pvmap_pv_answer(struct pvmap_hv_request *req)
+{
+	/* Its results, only after its completion (@done, read by the caller). */
+	smp_rmb();
+	atomic_long_inc(&pvmap_pv.calls);
+	return pvmap_pv_errno(READ_ONCE(req->result));
+}
+
+/*
+ * Post this CPU's request and wait for it, as a hypercall does; interrupts
+ * are off. Return: its normalised result, or -EIO once the hypervisor is
+ * dead (this call's wait made it so, or another CPU's).
+ */
+static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
+{
+	unsigned int cpu = smp_processor_id();
+	struct pvmap_hv_request *req = pvmap_pv_area(cpu);
+	u64 start = ktime_get_mono_fast_ns();
+	u32 seq;
+
+	if (READ_ONCE(pvmap_pv.dead))
+		return -EIO;
+	seq = pvmap_pv_post(q, req, op, cpu);
+	while (READ_ONCE(req->done) != seq) {
+		u64 waited = ktime_get_mono_fast_ns() - start;
+
+		if (READ_ONCE(pvmap_pv.dead) || waited > PVMAP_PV_TIMEOUT_NS) {
+			pvmap_pv_died();
+			atomic64_add(waited, &pvmap_pv.dead_wait_ns);
+			return -EIO;
 		}
 		cpu_relax();
 	}
-	/* Its results, only after its completion. */
-	smp_rmb();
-	atomic_long_inc(&pvmap_pv.calls);
-	return READ_ONCE(req->result);
+	return pvmap_pv_answer(req);
+}
+
+/* @q's requests, in order, natively: the hypervisor is dead. Interrupts are off. */
+static void pvmap_pv_native(struct pvmap_pv_queue *q)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < q->nentry; i++) {
+		for (j = q->entry[i].first; j < q->entry[i].first + q->entry[i].count; j++) {
+			if (q->entry[i].op == __HYPERVISOR_mmu_update) {
+				/* pte_clear() clears the present half first under PAE */
+				if (q->upd[j].val)
+					set_pte(q->ptep[j], __pte(q->upd[j].val));
+				else
+					pte_clear(NULL, 0, q->ptep[j]);
+			} else {
+				/* the caller of _ALL flushes the other CPUs itself */
+				__flush_tlb_one_user(q->ext[j].arg1.linear_addr);
+			}
+		}
+	}
 }
 
 /*
@@ -147,6 +212,8 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 
 	if (!q->nentry)
 		return;
+	if (READ_ONCE(pvmap_pv.dead))
+		goto native;
 	req = pvmap_pv_area(smp_processor_id());
 	base = (u8 *)req;
 	calls = (struct multicall_entry *)(base + PVMAP_PV_CALLS_OFFSET);
@@ -171,10 +238,12 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 	}
 	req->data[0] = q->nentry;
 	req->data[1] = PVMAP_PV_CALLS_OFFSET;
-	ret = pvmap_pv_call(q, PVMAP_HV_MULTICALL, false);
+	ret = pvmap_pv_call(q, PVMAP_HV_MULTICALL);
+	/* dead before or during this call: whatever it did, do all of it natively */
+	if (READ_ONCE(pvmap_pv.dead))
+		goto native;
 	for (i = 0; !ret && i < q->nentry; i++)
-		if (calls[i].result)
-			ret = (int)calls[i].result;
+		ret = pvmap_pv_errno((s64)calls[i].result);
 	if (ret) {
 		atomic_long_inc(&pvmap_pv.refusals);
 		if (!q->err)
@@ -185,6 +254,11 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 		if (q->ext[i].cmd == MMUEXT_INVLPG_LOCAL)
 			__flush_tlb_one_user(q->ext[i].arg1.linear_addr);
 	}
+	goto empty;
+
+native:
+	pvmap_pv_native(q);
+empty:
 	q->nupd = 0;
 	q->next = 0;
 	q->nentry = 0;
@@ -242,6 +316,7 @@ void pvmap_pv_write(pte_t *ptep, pte_t pte)
 		.ptr = __pa(ptep) | MMU_NORMAL_PT_UPDATE,
 		.val = pte_val(pte),
 	};
+	q->ptep[q->nupd] = ptep;
 	pvmap_pv_queued(q, __HYPERVISOR_mmu_update, q->nupd++);
 	local_irq_restore(flags);
 }
@@ -316,7 +391,7 @@ s64 pvmap_pv_ping(void)
 		return -ENODEV;
 	local_irq_save(flags);
 	t0 = ktime_get_mono_fast_ns();
-	ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), PVMAP_HV_PING, false);
+	ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), PVMAP_HV_PING);
 	t1 = ktime_get_mono_fast_ns();
 	local_irq_restore(flags);
 	return ret ?: (s64)(t1 - t0);
@@ -333,7 +408,8 @@ static int pvmap_pv_register_op(struct pvmap_window *w, u32 op, unsigned int npa
 	unsigned int i = 0, n, j;
 	int ret = 0;
 
-	while (!ret && i < npages) {
+	/* a dead hypervisor owns nothing: the entries are the kernel's */
+	while (!ret && i < npages && !READ_ONCE(pvmap_pv.dead)) {
 		struct pvmap_hv_request *req;
 		unsigned long flags;
 
@@ -345,11 +421,15 @@ static int pvmap_pv_register_op(struct pvmap_window *w, u32 op, unsigned int npa
 			req->data[1 + 2 * j] = pvmap_window_va(w, i + j);
 			req->data[2 + 2 * j] = __pa(w->ptes[i + j]);
 		}
-		ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), op, false);
+		ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), op);
+		if (ret == -EIO && READ_ONCE(pvmap_pv.dead))
+			ret = 0;	/* died: none of them is its any more */
 		/* on failure the hypervisor says how many of this request it took */
-		i += ret ? min_t(unsigned int, req->data[0], n) : n;
+		i += ret ? min_t(u64, READ_ONCE(req->data[0]), n) : n;
 		local_irq_restore(flags);
 	}
+	if (READ_ONCE(pvmap_pv.dead))
+		i = npages;
 	*done = i;
 	atomic_long_add(op == PVMAP_HV_REGISTER ? i : -(long)i, &pvmap_pv.registered);
 	return ret;
@@ -371,7 +451,8 @@ void pvmap_pv_unregister(struct pvmap_window *w)
 	unsigned int done;
 	int ret = pvmap_pv_register_op(w, PVMAP_HV_UNREGISTER, w->npages, &done);
 
-	WARN(ret, "pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", w->va, ret);
+	if (ret)
+		pr_err("pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", w->va, ret);
 }
 
 static int pvmap_pv_show(struct seq_file *s, void *unused)
@@ -381,6 +462,8 @@ static int pvmap_pv_show(struct seq_file *s, void *unused)
 	seq_printf(s, "calls: %ld\n", atomic_long_read(&pvmap_pv.calls));
 	seq_printf(s, "refusals: %ld\n", atomic_long_read(&pvmap_pv.refusals));
 	seq_printf(s, "registered: %ld\n", atomic_long_read(&pvmap_pv.registered));
+	seq_printf(s, "dead_wait_ms: %llu\n",
+		   div_u64(atomic64_read(&pvmap_pv.dead_wait_ns), NSEC_PER_MSEC));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pvmap_pv);
@@ -393,107 +476,171 @@ void pvmap_pv_debugfs_add(struct dentry *root)
 }
 
 /*
- * The channel: an ivshmem-doorbell (the same IDs as ivshmem-plain, but with
- * the MSI-X BAR1) whose shared memory pvmap-hv has signed.
+ * The channel is an ivshmem-doorbell: the same IDs as ivshmem-plain, but
+ * with the MSI-X BAR1. An aperture is ivshmem-plain, so a doorbell is never
+ * one, whether it is pvmap-hv's, usable here, or neither.
  */
-static bool pvmap_pv_is_channel(struct pci_dev *pdev)
+static bool pvmap_pv_is_doorbell(struct pci_dev *pdev)
+{
+	return pci_resource_len(pdev, 1) != 0;
+}
+
+/* Not an aperture, whether in use (pv=0, or unusable) or not. */
+bool pvmap_pv_owns(struct pci_dev *pdev)
+{
+	return pdev == pvmap_pv.pdev || pvmap_pv_is_doorbell(pdev);
+}
+
+/*
+ * Why the doorbell @pdev cannot be pvmap-hv's channel here, or NULL.
+ * Its shared memory must be reachable: on i386, 6.1's ioremap() and
+ * memremap() drop the address bits above 4 GiB (PAGE_MASK is an unsigned
+ * long), so a BAR2 there would be read at the wrong address.
+ */
+static const char *pvmap_pv_unusable(struct pci_dev *pdev)
 {
 	struct pvmap_hv_header __iomem *hdr;
 	bool ours;
 
-	if (!pci_resource_len(pdev, 1) || pci_resource_len(pdev, 2) < 2 * PVMAP_HV_AREA_SIZE ||
+	if (pci_resource_len(pdev, 2) < 2 * PVMAP_HV_AREA_SIZE ||
 	    !(pci_resource_flags(pdev, 2) & IORESOURCE_MEM))
-		return false;
+		return "its BAR2 is no shared memory of a request area";
+	if (IS_ENABLED(CONFIG_X86_32) && pci_resource_end(pdev, 2) > U32_MAX)
+		return "its BAR2 is above 4 GiB, which this kernel's ioremap() cannot reach";
 	hdr = ioremap(pci_resource_start(pdev, 2), sizeof(*hdr));
 	if (!hdr)
-		return false;
+		return "its BAR2 cannot be mapped";
 	ours = readl(&hdr->magic) == PVMAP_HV_MAGIC && readl(&hdr->version) == PVMAP_HV_VERSION;
 	iounmap(hdr);
-	return ours;
+	return ours ? NULL : "no pvmap-hv (version " __stringify(PVMAP_HV_VERSION) ") signed it";
 }
 
-/* Not an aperture, whether in use (pv=0) or not. */
-bool pvmap_pv_owns(struct pci_dev *pdev)
-{
-	return pdev == pvmap_pv.pdev || pvmap_pv_is_channel(pdev);
-}
-
-/* Say hello (the guest's ABI) and learn the vCPUs served; ring until answered. */
+/*
+ * Say hello (the guest's ABI) and learn the vCPUs served. Before any
+ * window, so nothing else uses the request area: it waits with interrupts
+ * on, ringing again every PVMAP_PV_RING_MS, since QEMU may not pass the
+ * first ring on until it has set up the doorbell's peer.
+ */
 static int pvmap_pv_hello(void)
 {
 	struct pvmap_hv_request *req;
-	unsigned long flags;
-	int cpu, ret;
+	unsigned int cpu, waited;
+	u32 seq;
+	int ret;
 
 	for_each_possible_cpu(cpu) {
 		/* a reloaded module goes on from the last request the hypervisor saw */
 		per_cpu_ptr(pvmap_pv.queues, cpu)->seq = READ_ONCE(pvmap_pv_area(cpu)->done);
 	}
-	local_irq_save(flags);
-	req = pvmap_pv_area(smp_processor_id());
+	cpu = get_cpu();
+	req = pvmap_pv_area(cpu);
 	req->data[0] = BITS_PER_LONG;
 	/* under HVM the vCPU reads PTEs with its own PAT, not Xen's */
 	req->data[1] = boot_cpu_has(X86_FEATURE_PAT) ? native_read_msr(MSR_IA32_CR_PAT) : 0;
-	ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), PVMAP_HV_HELLO, true);
-	pvmap_pv.nr_vcpus = ret ? 0 : req->data[0];
-	local_irq_restore(flags);
-	return ret;
+	seq = pvmap_pv_post(per_cpu_ptr(pvmap_pv.queues, cpu), req, PVMAP_HV_HELLO, cpu);
+	put_cpu();
+	for (waited = 0; READ_ONCE(req->done) != seq; waited += PVMAP_PV_RING_MS) {
+		if (waited >= PVMAP_PV_HELLO_TIMEOUT_MS)
+			return -ETIMEDOUT;
+		msleep(PVMAP_PV_RING_MS);
+		writel(PVMAP_HV_PEER << 16 | cpu, pvmap_pv.regs + PVMAP_HV_DOORBELL);
+	}
+	ret = pvmap_pv_answer(req);
+	if (ret)
+		return ret;
+	pvmap_pv.nr_vcpus = READ_ONCE(req->data[0]);
+	if (pvmap_pv.nr_vcpus < num_possible_cpus() || pvmap_pv.nr_vcpus > PVMAP_HV_MAX_VCPUS)
+		return -EPROTO;
+	return 0;
+}
+
+/*
+ * Why the channel @pdev cannot be brought up: a message for the log, with
+ * @err as its errno; native PTE writes follow unless pv=1.
+ */
+static int pvmap_pv_fail(struct pci_dev *pdev, const char *why, int err)
+{
+	if (pv > 0) {
+		dev_err(&pdev->dev, "pvmap: pv=1, but the hypervisor channel is unusable: %s (%d)\n",
+			why, err);
+		return err;
+	}
+	dev_warn(&pdev->dev, "pvmap: the hypervisor channel is unusable: %s (%d); PTE updates are native\n",
+		 why, err);
+	return 0;
 }
 
 /*
  * Find and bring up the channel before any window exists, so that every
- * window is registered: 0 without one (unless pv=1), 1 with one.
+ * window is registered. Return: 1 with a channel in use; 0 without one,
+ * or with one that is unusable unless pv=1 asks for it; else a negative
+ * errno.
  */
 int pvmap_pv_init(void)
 {
 	struct pci_dev *pdev = NULL;
 	struct pvmap_hv_header *hdr;
+	const char *why;
 	int ret;
 
 	if (!pv)
 		return 0;
 	while ((pdev = pci_get_device(PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1110, pdev)))
-		if (pvmap_pv_is_channel(pdev))
+		if (pvmap_pv_is_doorbell(pdev))
 			break;
 	if (!pdev) {
 		if (pv > 0)
 			pr_err("pvmap: pv=1 but no hypervisor channel (pvmap-hv's ivshmem-doorbell)\n");
 		return pv > 0 ? -ENODEV : 0;
 	}
+	why = pvmap_pv_unusable(pdev);
+	if (why) {
+		ret = pvmap_pv_fail(pdev, why, -ENODEV);
+		goto err_put;
+	}
 	if (IS_ENABLED(CONFIG_X86_32) && !IS_ENABLED(CONFIG_X86_PAE)) {
-		dev_err(&pdev->dev, "Xen's PV MMU has no 2-level page tables: a PAE kernel is needed\n");
-		ret = -EOPNOTSUPP;
+		ret = pvmap_pv_fail(pdev,
+				    "Xen's PV MMU has no 2-level page tables: a PAE kernel is needed",
+				    -EOPNOTSUPP);
 		goto err_put;
 	}
 	ret = pci_enable_device(pdev);
-	if (ret)
+	if (ret) {
+		ret = pvmap_pv_fail(pdev, "cannot enable it", ret);
 		goto err_put;
+	}
 	ret = pci_request_region(pdev, 0, "pvmap-hv");
-	if (ret)
+	if (ret) {
+		ret = pvmap_pv_fail(pdev, "its BAR0 is taken", ret);
 		goto err_disable;
+	}
 	ret = pci_request_region(pdev, 2, "pvmap-hv");
-	if (ret)
+	if (ret) {
+		ret = pvmap_pv_fail(pdev, "its BAR2 is taken", ret);
 		goto err_release0;
-	ret = -ENOMEM;
+	}
 	pvmap_pv.regs = pci_iomap(pdev, 0, 0);
 	/* ivshmem's shared memory is RAM on the host: mapped cacheable */
 	pvmap_pv.shm = memremap(pci_resource_start(pdev, 2), pci_resource_len(pdev, 2),
 				MEMREMAP_WB);
 	pvmap_pv.queues = alloc_percpu(struct pvmap_pv_queue);
-	if (!pvmap_pv.regs || !pvmap_pv.shm || !pvmap_pv.queues)
+	if (!pvmap_pv.regs || !pvmap_pv.shm || !pvmap_pv.queues) {
+		ret = pvmap_pv_fail(pdev, "out of memory or address space", -ENOMEM);
 		goto err_unmap;
+	}
 	hdr = pvmap_pv.shm;
 	if (num_possible_cpus() > READ_ONCE(hdr->nr_vcpus) ||
 	    pci_resource_len(pdev, 2) < PVMAP_HV_AREA_SIZE * (1 + (u64)num_possible_cpus())) {
-		dev_err(&pdev->dev, "the hypervisor serves %u vCPUs, this guest has %u\n",
-			READ_ONCE(hdr->nr_vcpus), num_possible_cpus());
-		ret = -EINVAL;
+		dev_warn(&pdev->dev, "the hypervisor serves %u vCPUs, this guest has %u\n",
+			 READ_ONCE(hdr->nr_vcpus), num_possible_cpus());
+		ret = pvmap_pv_fail(pdev, "too few vCPUs served", -EINVAL);
 		goto err_unmap;
 	}
 	pvmap_pv.pdev = pdev;
 	ret = pvmap_pv_hello();
 	if (ret) {
-		dev_err(&pdev->dev, "the hypervisor refused or did not answer: %d\n", ret);
+		ret = pvmap_pv_fail(pdev, "HELLO was refused, not answered or answered wrong",
+				    ret);
 		goto err_unmap;
 	}
 	static_branch_enable(&pvmap_pv_on);
