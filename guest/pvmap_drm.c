@@ -27,7 +27,9 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/pci.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -248,50 +250,81 @@ struct pvmap_drm_src {
 };
 
 /*
- * Copy @len bytes from user memory to @dst, mapped by @engine: inside
- * pvmap's atomic map page faults are off, so a page not yet present ends
- * the copy early. The bytes copied.
+ * Copy @len bytes from user memory to @dst with page faults off, whatever
+ * the engine: the copy runs under @bo->lock and drm_dev_enter(), which a
+ * user fault must never hold (unplug waits for the section, the fbdev
+ * worker for the lock, and a fault may wait on userfaultfd or FUSE for as
+ * long as its owner likes). The bytes copied, exactly up to the first that
+ * faults: a uaccess remainder is only a bound (i386's
+ * __copy_user_intel_nocache stops up to a block short), so a short copy
+ * goes on a byte at a time.
  */
-static u64 pvmap_drm_copy_from_user(int engine, void __iomem *dst, const u8 __user *from,
-				    u64 len)
+static u64 pvmap_drm_copy_from_user(void __iomem *dst, const u8 __user *from, u64 len)
 {
+	u8 *to = (u8 __force *)dst;
 	unsigned long left;
+	u64 done;
 
-	if (engine == PVMAP_DRM_ENGINE_PVMAP)
-		left = copy_from_user_inatomic_nontemporal((void __force *)dst, from, len);
-	else
-		left = copy_from_user((void __force *)dst, from, len);
-	return len - left;
+	pagefault_disable();
+	left = copy_from_user_inatomic_nontemporal(to, from, len);
+	for (done = len - left; done < len; done++)
+		if (__copy_from_user_inatomic(to + done, from + done, 1))
+			break;
+	pagefault_enable();
+	return done;
+}
+
+/**
+ * struct pvmap_drm_cursor - where a copy of a rectangle into VRAM stands
+ * @pos: the next VRAM byte to write (from the start of VRAM)
+ * @y: the line it is on
+ * @fault: after -EAGAIN: the user byte that faulted
+ * @unread: and the bytes of its line from there
+ */
+struct pvmap_drm_cursor {
+	u64 pos;
+	unsigned int y;
+	const u8 __user *fault;
+	u64 unread;
+};
+
+/* The first byte of rectangle @clip of the image at byte @first of @bo, @pitch a line. */
+static void pvmap_drm_cursor_init(struct pvmap_drm_cursor *cur, const struct pvmap_drm_bo *bo,
+				  u64 pitch, u64 first, const struct drm_rect *clip)
+{
+	*cur = (struct pvmap_drm_cursor){
+		.pos = bo->node.start + first + (u64)clip->y1 * pitch + (u64)clip->x1 * 4,
+		.y = clip->y1,
+	};
 }
 
 /*
  * Copy rectangle @clip (in pixels) of the image at byte @first of @bo, @pitch
- * bytes a line, from @src into VRAM: chunks of pages, each mapped once, each
- * line's bytes in it copied. A user page that faults inside an atomic map is
- * faulted in outside it, and the copy goes on from there.
+ * bytes a line, from @src into VRAM, from @cur on: chunks of pages, each
+ * mapped once, each line's bytes in it copied. A user page that is not
+ * there stops the copy: -EAGAIN, @cur says where; fault it in with no lock
+ * held and call again.
  * Context: process context, @bo->lock held, inside drm_dev_enter().
- * Return: 0, -ENOMEM when a map fails, -EFAULT when user memory cannot be read.
+ * Return: 0, -ENOMEM when a map fails, -EAGAIN on a user fault.
  */
 static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 			       const struct pvmap_drm_src *src, u64 pitch, u64 first,
-			       const struct drm_rect *clip)
+			       const struct drm_rect *clip, struct pvmap_drm_cursor *cur)
 {
 	int engine = READ_ONCE(copy_engine);
 	unsigned int chunk = engine == PVMAP_DRM_ENGINE_PVMAP ? PVMAP_DRM_CHUNK_PAGES : 1;
 	u64 base = bo->node.start + first, x0 = (u64)clip->x1 * 4;
 	u64 width = (u64)drm_rect_width(clip) * 4;
-	u64 pos = base + (u64)clip->y1 * pitch + x0;	/* next VRAM byte to write */
 	u64 end = base + (u64)(clip->y2 - 1) * pitch + x0 + width;
-	unsigned int y = clip->y1;
-	u64 faulted_at = U64_MAX;	/* where the last user fault stopped the copy */
+	u64 pos = cur->pos;		/* next VRAM byte to write */
+	unsigned int y = cur->y;
 
 	if (engine == PVMAP_DRM_ENGINE_IOREMAP_WHOLE)
 		chunk = bo->base.size >> PAGE_SHIFT;
+	cur->fault = NULL;
 	while (pos < end) {
 		u64 lo = pos & PAGE_MASK, hi;
 		unsigned int npages = min_t(u64, chunk, DIV_ROUND_UP(end - lo, PAGE_SIZE));
-		const u8 __user *fault = NULL;	/* where a user copy stopped ... */
-		u64 unread = 0;			/* ... and the rest of its line */
 		void __iomem *vaddr;
 
 		if (engine == PVMAP_DRM_ENGINE_IOREMAP_WHOLE) {
@@ -317,13 +350,13 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 			} else if (src->user) {
 				const u8 __user *u = src->user +
 					(u64)(y - clip->y1) * src->stride + (from - line);
-				u64 done = pvmap_drm_copy_from_user(engine, vaddr + (from - lo), u,
+				u64 done = pvmap_drm_copy_from_user(vaddr + (from - lo), u,
 								    to - from);
 
 				if (done < to - from) {
 					pos = from + done;
-					fault = u + done;
-					unread = line + width - pos;
+					cur->fault = u + done;
+					cur->unread = line + width - pos;
 					break;
 				}
 			} else {
@@ -336,17 +369,14 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 			pos = y < clip->y2 ? base + (u64)y * pitch + x0 : end;
 		}
 		engine_unmap(engine, vaddr, npages);
-		/*
-		 * Fault in the rest of the line, not one page: a user copy can
-		 * stop up to a block short of the page that faulted (i386's
-		 * __copy_user_intel_nocache). Stopping twice at one byte is EFAULT.
-		 */
-		if (fault && (engine != PVMAP_DRM_ENGINE_PVMAP || pos == faulted_at ||
-			      fault_in_readable((const char __user *)fault, unread)))
-			return -EFAULT;
-		if (fault)
-			faulted_at = pos;
+		if (cur->fault) {
+			cur->pos = pos;
+			cur->y = y;
+			return -EAGAIN;
+		}
 	}
+	cur->pos = end;
+	cur->y = clip->y2;
 	atomic64_inc(&pd->stats.copies);
 	atomic64_add((u64)drm_rect_height(clip) * width, &pd->stats.bytes);
 	return 0;
@@ -357,8 +387,10 @@ static int pvmap_drm_clear_bo(struct pvmap_drm *pd, struct pvmap_drm_bo *bo)
 {
 	struct drm_rect all = DRM_RECT_INIT(0, 0, bo->base.size / 4, 1);
 	struct pvmap_drm_src zeroes = { };
+	struct pvmap_drm_cursor cur;
 
-	return pvmap_drm_copy_rect(pd, bo, &zeroes, bo->base.size, 0, &all);
+	pvmap_drm_cursor_init(&cur, bo, bo->base.size, 0, &all);
+	return pvmap_drm_copy_rect(pd, bo, &zeroes, bo->base.size, 0, &all, &cur);
 }
 
 /* Copy VRAM into @bo's shadow, page by page through pvmap (the vmap's view). */
@@ -403,7 +435,8 @@ static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
 	struct vm_area_struct *vma = vmf->vma;
 	struct pvmap_drm_bo *bo = to_bo(vma->vm_private_data);
 	struct pvmap_drm *pd = to_pvmap_drm(bo->base.dev);
-	unsigned long page = (vmf->address - vma->vm_start) >> PAGE_SHIFT;
+	/* from the fake offset, not vm_start: munmap() of a mapping's head moves vm_start */
+	unsigned long page = vmf->pgoff - drm_vma_node_start(&bo->base.vma_node);
 	vm_fault_t ret;
 	int idx;
 
@@ -417,6 +450,22 @@ static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
 				  vma->vm_page_prot);
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/*
+ * mmap of a buffer: VRAM's pfns, write-combining, inserted at fault time.
+ * Shared mappings only, as the shmem and TTM helpers allow: a private
+ * mapping that may be written is copy-on-write, a pfn of VRAM has no page
+ * to copy, and vmf_insert_pfn_prot() BUG()s on such a vma.
+ */
+static int pvmap_drm_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	if (is_cow_mapping(vma->vm_flags))
+		return -EINVAL;
+	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_page_prot = pgprot_writecombine(vm_get_page_prot(vma->vm_flags));
+	vma->vm_page_prot = pgprot_decrypted(vma->vm_page_prot);
+	return 0;
 }
 
 static const struct vm_operations_struct pvmap_drm_gem_vm_ops = {
@@ -474,6 +523,7 @@ static const struct drm_gem_object_funcs pvmap_drm_gem_funcs = {
 	.free = pvmap_drm_gem_free,
 	.vmap = pvmap_drm_gem_vmap,
 	.vunmap = pvmap_drm_gem_vunmap,
+	.mmap = pvmap_drm_gem_mmap,
 	.vm_ops = &pvmap_drm_gem_vm_ops,
 };
 
@@ -536,6 +586,62 @@ err_put:
 	return ret;
 }
 
+/*
+ * A buffer the kernel draws into too (fbdev's) keeps its shadow whole: the
+ * user's lines go into it through a bounce line, read with no lock held,
+ * then the rectangle goes from the shadow into VRAM.
+ */
+static int pvmap_drm_upload_shadowed(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
+				     const struct drm_pvmap_drm_upload *up,
+				     const struct drm_rect *clip)
+{
+	const u8 __user *from = u64_to_user_ptr(up->data);
+	size_t len = (size_t)up->width * 4;
+	struct pvmap_drm_src shadow;
+	struct pvmap_drm_cursor cur;
+	int ret = 0, idx;
+	u8 *line;
+
+	line = kmalloc(len, GFP_KERNEL);
+	if (!line)
+		return -ENOMEM;
+	for (u32 y = 0; !ret && y < up->height; y++) {
+		if (copy_from_user(line, from + (size_t)y * up->stride, len)) {
+			ret = -EFAULT;
+			break;
+		}
+		if (!drm_dev_enter(&pd->drm, &idx)) {
+			ret = -ENODEV;
+			break;
+		}
+		mutex_lock(&bo->lock);
+		memcpy(bo->shadow + (size_t)(up->y + y) * bo->pitch + (size_t)up->x * 4, line,
+		       len);
+		mutex_unlock(&bo->lock);
+		drm_dev_exit(idx);
+	}
+	kfree(line);
+	if (ret)
+		return ret;
+	if (!drm_dev_enter(&pd->drm, &idx))
+		return -ENODEV;
+	mutex_lock(&bo->lock);
+	shadow = (struct pvmap_drm_src){ .kernel = bo->shadow };
+	pvmap_drm_cursor_init(&cur, bo, bo->pitch, 0, clip);
+	ret = pvmap_drm_copy_rect(pd, bo, &shadow, bo->pitch, 0, clip, &cur);
+	mutex_unlock(&bo->lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/*
+ * DRM_IOCTL_PVMAP_DRM_UPLOAD: user memory straight into VRAM, one copy,
+ * with page faults off under the buffer's lock and inside drm_dev_enter().
+ * A user page that is not there is faulted in outside both, and the copy
+ * goes on where it stopped: an unplug never waits for a user fault, and
+ * the copy after it ends with -ENODEV. -EFAULT only for a byte that cannot
+ * be faulted in at all.
+ */
 static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct drm_pvmap_drm_upload *up = data;
@@ -543,9 +649,11 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 	const u8 __user *from = u64_to_user_ptr(up->data);
 	u64 span = (u64)(up->height - 1) * up->stride + (u64)up->width * 4;
 	struct pvmap_drm_src user = { .user = from, .stride = up->stride };
+	struct pvmap_drm_cursor cur;
 	struct drm_gem_object *obj;
 	struct pvmap_drm_bo *bo;
 	struct drm_rect clip;
+	bool shadowed;
 	int ret, idx;
 
 	if (!up->width || !up->height || up->stride < (u64)up->width * 4)
@@ -560,32 +668,33 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 	ret = -EINVAL;
 	if ((u64)up->x + up->width > bo->pitch / 4 || (u64)up->y + up->height > bo->height)
 		goto out_put;
-	ret = -ENODEV;
-	if (!drm_dev_enter(drm, &idx))
-		goto out_put;
 	drm_rect_init(&clip, up->x, up->y, up->width, up->height);
-	mutex_lock(&bo->lock);
-	if (!bo->shadow) {
-		/* straight from user memory into VRAM: one copy */
-		ret = pvmap_drm_copy_rect(pd, bo, &user, bo->pitch, 0, &clip);
-	} else {
-		/* a buffer the kernel draws into too (fbdev's): its shadow stays whole */
-		struct pvmap_drm_src shadow = { .kernel = bo->shadow };
-
-		ret = 0;
-		for (u32 y = 0; !ret && y < up->height; y++) {
-			u8 *line = bo->shadow + (size_t)(up->y + y) * bo->pitch +
-				   (size_t)up->x * 4;
-
-			if (copy_from_user(line, from + (size_t)y * up->stride,
-					   (size_t)up->width * 4))
-				ret = -EFAULT;
+	pvmap_drm_cursor_init(&cur, bo, bo->pitch, 0, &clip);
+	for (;;) {
+		ret = -ENODEV;
+		if (!drm_dev_enter(drm, &idx))
+			break;
+		mutex_lock(&bo->lock);
+		/* a shadow, once made, stays: then the user's bytes go there too */
+		shadowed = bo->shadow;
+		if (!shadowed)
+			ret = pvmap_drm_copy_rect(pd, bo, &user, bo->pitch, 0, &clip, &cur);
+		mutex_unlock(&bo->lock);
+		drm_dev_exit(idx);
+		if (shadowed) {
+			ret = pvmap_drm_upload_shadowed(pd, bo, up, &clip);
+			break;
 		}
-		if (!ret)
-			ret = pvmap_drm_copy_rect(pd, bo, &shadow, bo->pitch, 0, &clip);
+		if (ret != -EAGAIN)
+			break;
+		/* no lock, no SRCU section: this may sleep as long as the page's owner likes */
+		ret = -EFAULT;
+		if (fault_in_readable((const char __user *)cur.fault, cur.unread) == cur.unread)
+			break;
+		ret = -EINTR;
+		if (fatal_signal_pending(current))
+			break;
 	}
-	mutex_unlock(&bo->lock);
-	drm_dev_exit(idx);
 out_put:
 	drm_gem_object_put(obj);
 	return ret;
@@ -627,13 +736,16 @@ static int pvmap_drm_fb_dirty(struct drm_framebuffer *fb, struct drm_file *file,
 	struct pvmap_drm *pd = to_pvmap_drm(fb->dev);
 	struct pvmap_drm_bo *bo = to_bo(fb->obj[0]);
 	struct drm_rect all = DRM_RECT_INIT(0, 0, fb->width, fb->height), clip;
-	struct pvmap_drm_src shadow = { .kernel = bo->shadow };
+	struct pvmap_drm_cursor cur;
+	struct pvmap_drm_src shadow;
 	int ret = 0, idx;
 	unsigned int i;
 
 	if (!drm_dev_enter(fb->dev, &idx))
 		return -ENODEV;
 	mutex_lock(&bo->lock);
+	/* made under the lock: the shadow read before it may be NULL or just made */
+	shadow = (struct pvmap_drm_src){ .kernel = bo->shadow };
 	for (i = 0; bo->shadow && !ret && i < max(num_clips, 1U); i++) {
 		clip = all;
 		if (num_clips) {
@@ -645,8 +757,9 @@ static int pvmap_drm_fb_dirty(struct drm_framebuffer *fb, struct drm_file *file,
 			    !drm_rect_intersect(&clip, &r))
 				continue;
 		}
+		pvmap_drm_cursor_init(&cur, bo, fb->pitches[0], fb->offsets[0], &clip);
 		ret = pvmap_drm_copy_rect(pd, bo, &shadow, fb->pitches[0], fb->offsets[0],
-					  &clip);
+					  &clip, &cur);
 		if (!ret)
 			atomic64_inc(&pd->stats.shadow_copies);
 	}
