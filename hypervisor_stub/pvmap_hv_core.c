@@ -43,6 +43,12 @@ struct pvmap_hv {
 	uint64_t log_since;
 	unsigned int log_printed;
 	uint64_t log_suppressed;
+	/*
+	 * A hypervisor that lies (control "garbage on", for the guest's
+	 * pv_daemon_garbage): each request is served, then answered with a
+	 * positive result and garbage in data[0].
+	 */
+	bool garbage;
 	/* the request being served: a private copy, so the guest cannot change it meanwhile */
 	union {
 		struct pvmap_hv_request req;
@@ -377,6 +383,10 @@ int pvmap_hv_serve(struct pvmap_hv *hv, unsigned int vcpu, struct pvmap_hv_reque
 		check_shadow(hv);
 	memcpy(area->data, hv->copy.req.data, sizeof(area->data));
 	area->result = rc;
+	if (hv->garbage) {
+		area->result = 7;
+		area->data[0] = ~0ULL;
+	}
 	return rc;
 }
 
@@ -446,6 +456,9 @@ void pvmap_hv_control(struct pvmap_hv *hv, const char *line, FILE *out)
 		unsigned int n = pvstub_check_shadow(hv->stub, out);
 
 		fprintf(out, "ok %u\n", n);
+	} else if (!strcmp(line, "garbage on") || !strcmp(line, "garbage off")) {
+		hv->garbage = !strcmp(line, "garbage on");
+		fprintf(out, "ok garbage %s\n", hv->garbage ? "on" : "off");
 	} else if (!strcmp(line, "audit")) {
 		unsigned int n = pvstub_audit(hv->stub, out);
 
