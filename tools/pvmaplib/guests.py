@@ -31,6 +31,8 @@ KERNELS = {
 # name: (kernel, extra tools/run-guest arguments)
 GUESTS = {
     "i386": ("i386", []),
+    # four vCPUs, more than this 2-core host has: interrupt floors per host core
+    "i386-smp4": ("i386", ["--smp", "4"]),
     "x86_64": ("x86_64", []),
     # x86_64 with the slot engine instead of the whole-aperture mapping
     "x86_64-hygiene": ("x86_64", ["--modparams", "hygiene=1"]),
@@ -50,6 +52,9 @@ GUESTS = {
     "deb-amd64-hygiene": ("deb-amd64", ["--modparams", "hygiene=1", "--expect-pti"]),
     # against pvmap-hv: every PTE update a Xen multicall over an ivshmem doorbell
     "i386-pv": ("i386", ["--pv"]),
+    # a channel this kernel cannot use (no PAE): pvmap runs natively and says why
+    "i386-nohighmem-pv": ("i386-nohighmem", ["--pv", "--pv-unusable"]),
+    "deb-686-pv": ("deb-686", ["--pv", "--pv-unusable"]),
     "x86_64-hygiene-pv": ("x86_64", ["--modparams", "hygiene=1", "--pv"]),
     "deb-686-pae-pv": ("deb-686-pae", ["--pv"]),
     # pvmap_drm on a secondary-vga (pvmap keeps ivshmem and qxl): its tests only
@@ -83,10 +88,10 @@ def kernel_dir(kernel):
 
 # make check boots these with the whole suite (make check-full: the same,
 # plus the soak-style extras of tests/check).
-CHECK = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem",
+CHECK = ["i386", "i386-smp4", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem",
          "i386-nohighmem-6.12-fixed", "i386-6.12",
          "x86_64-6.12", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene",
-         "i386-pv", "x86_64-hygiene-pv", "i386-drm", "x86_64-drm"]
+         "i386-pv", "x86_64-hygiene-pv", "i386-nohighmem-pv", "i386-drm", "x86_64-drm"]
 
 # make check-full adds these: the PV guests on Debian's production kernels
 CHECK_FULL_PV = ["deb-686-pae-pv", "deb-amd64-hygiene-pv"]
