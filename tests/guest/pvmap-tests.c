@@ -2560,6 +2560,25 @@ static int test_device_permissions(void)
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		return fail("an unprivileged user could open %s (status %d)", devices[0].path,
 			    status);
+	/* a descriptor opened read-only reads, and does not write */
+	{
+		uint8_t buf[64] = { 0 };
+		uint64_t done = 0;
+		int fd = open(devices[0].path, O_RDONLY | O_CLOEXEC), wr, err;
+
+		if (fd < 0)
+			return fail("open %s read-only: %s", devices[0].path, strerror(errno));
+		wr = guest_rw(fd, true, 0, buf, sizeof(buf), &done);
+		err = errno;
+		if (guest_rw(fd, false, 0, buf, sizeof(buf), &done) || done != sizeof(buf)) {
+			close(fd);
+			return fail("PREAD through a read-only descriptor failed");
+		}
+		close(fd);
+		if (wr != -1 || err != EBADF)
+			return fail("PWRITE through a read-only descriptor: %s, want EBADF",
+				    wr ? strerror(err) : "it wrote");
+	}
 	return 0;
 }
 
