@@ -205,6 +205,9 @@ static struct pvmap_drm_bo *to_bo(struct drm_gem_object *obj)
 
 /* --- copies into video memory -------------------------------------------- */
 
+/* Faults in a row at one byte before an upload takes it for unreadable. */
+#define PVMAP_DRM_FAULT_RETRIES	4
+
 /*
  * Map @npages pages of @bo from VRAM offset @off with the chosen engine;
  * NULL when the map fails. The unmap takes the same engine and arguments.
@@ -649,7 +652,9 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 	const u8 __user *from = u64_to_user_ptr(up->data);
 	u64 span = (u64)(up->height - 1) * up->stride + (u64)up->width * 4;
 	struct pvmap_drm_src user = { .user = from, .stride = up->stride };
+	unsigned int faults_here;
 	struct pvmap_drm_cursor cur;
+	u64 faulted_at = U64_MAX;
 	struct drm_gem_object *obj;
 	struct pvmap_drm_bo *bo;
 	struct drm_rect clip;
@@ -670,7 +675,7 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 		goto out_put;
 	drm_rect_init(&clip, up->x, up->y, up->width, up->height);
 	pvmap_drm_cursor_init(&cur, bo, bo->pitch, 0, &clip);
-	for (;;) {
+	for (faults_here = 0;;) {
 		ret = -ENODEV;
 		if (!drm_dev_enter(drm, &idx))
 			break;
@@ -687,8 +692,13 @@ static int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm
 		}
 		if (ret != -EAGAIN)
 			break;
-		/* no lock, no SRCU section: this may sleep as long as the page's owner likes */
+		/* as PWRITE's: a page that stops the copy at one byte again and again */
+		faults_here = cur.pos == faulted_at ? faults_here + 1 : 0;
+		faulted_at = cur.pos;
 		ret = -EFAULT;
+		if (faults_here == PVMAP_DRM_FAULT_RETRIES)
+			break;
+		/* no lock, no SRCU section: this may sleep as long as the page's owner likes */
 		if (fault_in_readable((const char __user *)cur.fault, cur.unread) == cur.unread)
 			break;
 		ret = -EINTR;

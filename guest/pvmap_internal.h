@@ -92,7 +92,18 @@ void pvmap_windows_show(struct seq_file *s);
 
 struct pvmap_io_mapping;
 int pvmap_rw_check(u64 aperture_size, struct pvmap_rw *rw);
-bool pvmap_rw_atomic(struct pvmap_io_mapping *m, struct pvmap_rw *rw, bool write);
+/* Faults in a row at one byte before a copy takes it for unreadable. */
+#define PVMAP_RW_FAULT_RETRIES	4
+
+/* Why pvmap_rw_atomic() stopped before rw->length: see there. */
+enum pvmap_rw_stop {
+	PVMAP_RW_DONE,
+	PVMAP_RW_FAULT,
+	PVMAP_RW_YIELD,
+	PVMAP_RW_ERROR,
+};
+
+enum pvmap_rw_stop pvmap_rw_atomic(struct pvmap_io_mapping *m, struct pvmap_rw *rw, bool write);
 int pvmap_rw_fault_in(const struct pvmap_rw *rw, bool write);
 
 #endif /* PVMAP_INTERNAL_H */

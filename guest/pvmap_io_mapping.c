@@ -250,8 +250,11 @@ static void pvmap_pool_release(unsigned int idx)
 	spin_unlock(&pvmap_pool.lock);
 }
 
-/* A map in an idle slice of the pool; NULL when every slice is busy or on refusal. */
-static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
+/*
+ * A map in an idle slice of the pool; NULL when every slice is busy (*@busy
+ * set) or the hypervisor refused it.
+ */
+static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot, bool *busy)
 {
 	unsigned int idx, i, first;
 
@@ -263,7 +266,8 @@ static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot)
 		pvmap_pool.owner[idx] = current;
 	}
 	spin_unlock(&pvmap_pool.lock);
-	if (idx >= PVMAP_POOL_WINDOWS)
+	*busy = idx >= PVMAP_POOL_WINDOWS;
+	if (*busy)
 		return NULL;
 
 	first = idx * PVMAP_POOL_WINDOW_PAGES;
@@ -418,6 +422,7 @@ void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *m, u64 offset, u6
 {
 	u64 start = pvmap_page_start(offset);
 	void __iomem *vaddr;
+	bool busy;
 	u64 span;
 
 	might_sleep();
@@ -431,11 +436,12 @@ void __iomem *pvmap_io_mapping_map_wc(struct pvmap_io_mapping *m, u64 offset, u6
 
 	span = PAGE_ALIGN(offset_in_page(offset) + size);
 	vaddr = NULL;
+	busy = true;
 	if (span <= PVMAP_POOL_WINDOW_SIZE)
 		vaddr = pvmap_pool_map((m->base + start) >> PAGE_SHIFT, span >> PAGE_SHIFT,
-				       m->prot);
-	/* larger, or every pooled slice busy: a window of its own */
-	if (!vaddr && span >> PAGE_SHIFT <= UINT_MAX)
+				       m->prot, &busy);
+	/* larger, or every pooled slice busy (not refused): a window of its own */
+	if (!vaddr && busy && span >> PAGE_SHIFT <= UINT_MAX)
 		vaddr = pvmap_large_map((m->base + start) >> PAGE_SHIFT, span >> PAGE_SHIFT,
 					m->prot);
 	return vaddr ? vaddr + offset_in_page(offset) : NULL;

@@ -192,11 +192,18 @@ static int pvmap_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* Filled under the lock, copied out after it: a user fault may take its time. */
 static long pvmap_ioctl_info(struct pvmap_device *pvdev, void __user *arg)
 {
 	struct pvmap_info info;
 
+	down_read(&pvdev->lock);
+	if (!pvdev->pdev) {
+		up_read(&pvdev->lock);
+		return -ENODEV;
+	}
 	pvmap_fill_info(pvdev, &info);
+	up_read(&pvdev->lock);
 	if (copy_to_user(arg, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;
@@ -211,12 +218,14 @@ static long pvmap_ioctl_info(struct pvmap_device *pvdev, void __user *arg)
 static long pvmap_ioctl_rw(struct file *file, void __user *arg, bool write)
 {
 	struct pvmap_device *pvdev = file->private_data;
+	unsigned int faults_here = 0;
+	enum pvmap_rw_stop stop;
+	u64 faulted_at = U64_MAX;
 	struct pvmap_rw rw;
-	bool fault;
 	int ret;
 
-	/* a PWRITE writes the device: not through a descriptor opened read-only */
-	if (write && !(file->f_mode & FMODE_WRITE))
+	/* a PWRITE writes the device, a PREAD reads it: as the descriptor was opened */
+	if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
 		return -EBADF;
 	if (copy_from_user(&rw, arg, sizeof(rw)))
 		return -EFAULT;
@@ -228,13 +237,28 @@ static long pvmap_ioctl_rw(struct file *file, void __user *arg, bool write)
 			ret = -ENODEV;
 			break;
 		}
-		fault = pvmap_rw_atomic(pvdev->iomap, &rw, write);
+		stop = pvmap_rw_atomic(pvdev->iomap, &rw, write);
 		up_read(&pvdev->lock);
-		if (!fault) {
+		if (stop == PVMAP_RW_YIELD)
+			continue;	/* let an unbind in between long copies */
+		if (stop != PVMAP_RW_FAULT) {
 			if (rw.done < rw.length)	/* a fatal signal, or no map */
 				ret = fatal_signal_pending(current) ? -EINTR : -ENOMEM;
 			break;
 		}
+		/*
+		 * A page faulted in that the copy still cannot use (a shadow
+		 * stack's, say) would stop it at the same byte for ever; one
+		 * reclaimed before the retry makes it stop there again once.
+		 * After PVMAP_RW_FAULT_RETRIES stops there, the bytes before
+		 * it are what there is.
+		 */
+		faults_here = rw.done == faulted_at ? faults_here + 1 : 0;
+		if (faults_here == PVMAP_RW_FAULT_RETRIES) {
+			ret = -EFAULT;
+			break;
+		}
+		faulted_at = rw.done;
 		ret = pvmap_rw_fault_in(&rw, write);
 	}
 	/* What was copied stands: an error only when nothing was. */
@@ -261,29 +285,20 @@ static long pvmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 	long ret;
 
-	/* they take the lock themselves, never across a user fault */
-	if (cmd == PVMAP_IOC_PWRITE || cmd == PVMAP_IOC_PREAD)
-		return pvmap_ioctl_rw(file, uarg, cmd == PVMAP_IOC_PWRITE);
-
-	down_read(&pvdev->lock);
-	if (!pvdev->pdev) {
-		ret = -ENODEV;
-		goto out;
-	}
+	/* Each takes the device's lock as it needs, never across a user fault. */
 	switch (cmd) {
+	case PVMAP_IOC_PWRITE:
+	case PVMAP_IOC_PREAD:
+		return pvmap_ioctl_rw(file, uarg, cmd == PVMAP_IOC_PWRITE);
 	case PVMAP_IOC_INFO:
-		ret = pvmap_ioctl_info(pvdev, uarg);
-		break;
+		return pvmap_ioctl_info(pvdev, uarg);
 	case PVMAP_IOC_STATS:
-		ret = pvmap_ioctl_stats(uarg);
-		break;
+		/* the module's counters: nothing of the device's */
+		ret = READ_ONCE(pvdev->pdev) ? pvmap_ioctl_stats(uarg) : -ENODEV;
+		return ret;
 	default:
-		ret = -ENOTTY;
-		break;
+		return -ENOTTY;
 	}
-out:
-	up_read(&pvdev->lock);
-	return ret;
 }
 
 /*

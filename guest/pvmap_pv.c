@@ -150,8 +150,12 @@ static int pvmap_pv_answer(struct pvmap_hv_request *req)
 
 /*
  * Post this CPU's request and wait for it, as a hypercall does; interrupts
- * are off. Return: its normalised result, or -EIO once the hypervisor is
- * dead (this call's wait made it so, or another CPU's).
+ * are off. Only this call's own timeout ends the wait: a request already
+ * posted is waited for even once another CPU has given up on the
+ * hypervisor (it may still be served, and a native write racing its late
+ * service is what the wait avoids). So each CPU waits PVMAP_PV_TIMEOUT_NS
+ * at most once in all. Return: its normalised result, or -EIO once the
+ * hypervisor is dead (before the call, or by its timeout).
  */
 static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
 {
@@ -166,7 +170,7 @@ static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
 	while (READ_ONCE(req->done) != seq) {
 		u64 waited = ktime_get_mono_fast_ns() - start;
 
-		if (READ_ONCE(pvmap_pv.dead) || waited > PVMAP_PV_TIMEOUT_NS) {
+		if (waited > PVMAP_PV_TIMEOUT_NS) {
 			pvmap_pv_died();
 			atomic64_add(waited, &pvmap_pv.dead_wait_ns);
 			return -EIO;

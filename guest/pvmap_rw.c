@@ -70,15 +70,23 @@ static u64 pvmap_rw_copy(void __iomem *vaddr, void __user *ubuf, u64 len, bool w
 }
 
 /*
- * Copy from rw->done on, until rw->length, a user fault or a fatal signal;
- * rw->done says how far it got. Context: the device's lock held (the
- * aperture stays), no user fault served. Return: true when a user page
- * stopped the copy: pvmap_rw_fault_in() it, with no lock held, and call
- * again.
+ * Chunks one call copies before it gives the device's lock back, so that
+ * an unbind waits for at most this much of a long copy (4 MiB).
  */
-bool pvmap_rw_atomic(struct pvmap_io_mapping *m, struct pvmap_rw *rw, bool write)
+#define PVMAP_RW_CHUNKS_PER_LOCK	64
+
+/*
+ * Copy from rw->done on; rw->done says how far it got. Context: the
+ * device's lock held (the aperture stays), no user fault served.
+ * Return: PVMAP_RW_DONE at rw->length; PVMAP_RW_FAULT when a user page
+ * stopped the copy: pvmap_rw_fault_in() it, with no lock held, and call
+ * again; PVMAP_RW_YIELD after PVMAP_RW_CHUNKS_PER_LOCK chunks: drop the
+ * lock and call again; PVMAP_RW_ERROR on a fatal signal or a failed map.
+ */
+enum pvmap_rw_stop pvmap_rw_atomic(struct pvmap_io_mapping *m, struct pvmap_rw *rw, bool write)
 {
 	void __user *ubuf = u64_to_user_ptr(rw->user_ptr);
+	unsigned int chunks = 0;
 
 	while (rw->done < rw->length) {
 		u64 offset = rw->offset + rw->done;
@@ -88,21 +96,23 @@ bool pvmap_rw_atomic(struct pvmap_io_mapping *m, struct pvmap_rw *rw, bool write
 		void __iomem *vaddr;
 		u64 copied;
 
+		if (chunks++ == PVMAP_RW_CHUNKS_PER_LOCK)
+			return PVMAP_RW_YIELD;
 		vaddr = pvmap_io_mapping_map_atomic_range_wc(m, offset, npages);
 		if (!vaddr)
-			return false;
+			return PVMAP_RW_ERROR;
 		copied = pvmap_rw_copy(vaddr, ubuf + rw->done, chunk, write);
 		pvmap_io_mapping_unmap_atomic_range(vaddr, npages);
 		rw->done += copied;
 		if (copied < chunk) {
 			pvmap_count(PVMAP_CNT_SLOW_PATH);
-			return true;
+			return PVMAP_RW_FAULT;
 		}
 		if (fatal_signal_pending(current))
-			return false;
+			return PVMAP_RW_ERROR;
 		cond_resched();
 	}
-	return false;
+	return PVMAP_RW_DONE;
 }
 
 /*

@@ -21,6 +21,7 @@
 #include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/irqflags.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -220,34 +221,64 @@ void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot)
 EXPORT_SYMBOL_GPL(pvmap_slots_map);
 
 /*
+ * Pop the innermost of @s's maps, which are @depth: clear it, then give
+ * its slots and its entry back. Return: the maps left.
+ */
+static __always_inline unsigned int
+pvmap_slots_pop_one(struct pvmap_cpu_slots *s, unsigned int depth)
+{
+	/* Copied out: once released, an interrupt may reuse the entry. */
+	struct pvmap_live_map m = s->stack[depth - 1];
+
+	pvmap_irq_point();
+	pvmap_slots_clear(s, &m);
+	/*
+	 * A free entry is never marked released: a push fills its entry
+	 * after reserving it, and an interrupt popping in between must not
+	 * follow a mark left from this map.
+	 */
+	WRITE_ONCE(s->stack[depth - 1].released, false);
+	/* Released only now that they are clear: slots, then the entry. */
+	barrier();
+	WRITE_ONCE(s->top, m.slot);
+	barrier();
+	pvmap_irq_point();
+	WRITE_ONCE(s->depth, --depth);
+	barrier();
+	pvmap_irq_point();
+	pvmap_count(PVMAP_CNT_UNMAPS);
+	return depth;
+}
+
+/*
+ * After a misuse: pop every map that was unmapped out of order and is now
+ * the innermost. Interrupts off, since only here does a pop take more than
+ * one entry: an interrupt's own pop could otherwise follow the same marks
+ * while this one holds a copy of an entry, and both would write back a
+ * top and depth of their own. Read again here, as an interrupt before this
+ * may have popped them already.
+ */
+static noinline void pvmap_slots_pop_released(struct pvmap_cpu_slots *s)
+{
+	unsigned long flags;
+	unsigned int depth;
+
+	local_irq_save(flags);
+	depth = READ_ONCE(s->depth);
+	while (depth && READ_ONCE(s->stack[depth - 1].released))
+		depth = pvmap_slots_pop_one(s, depth);
+	local_irq_restore(flags);
+}
+
+/*
  * Pop the innermost of the @depth live maps, then every map below it that
  * was unmapped out of order, each cleared before its slots are released.
  */
 static __always_inline void pvmap_slots_pop(struct pvmap_cpu_slots *s, unsigned int depth)
 {
-	struct pvmap_live_map m;
-
-	do {
-		/* Copied out: once released, an interrupt may reuse the entry. */
-		m = s->stack[depth - 1];
-		pvmap_irq_point();
-		pvmap_slots_clear(s, &m);
-		/*
-		 * A free entry is never marked released: a push fills its
-		 * entry after reserving it, and an interrupt popping in
-		 * between must not follow a mark left from this map.
-		 */
-		WRITE_ONCE(s->stack[depth - 1].released, false);
-		/* Released only now that they are clear: slots, then the entry. */
-		barrier();
-		WRITE_ONCE(s->top, m.slot);
-		barrier();
-		pvmap_irq_point();
-		WRITE_ONCE(s->depth, --depth);
-		barrier();
-		pvmap_irq_point();
-		pvmap_count(PVMAP_CNT_UNMAPS);
-	} while (depth && READ_ONCE(s->stack[depth - 1].released));
+	depth = pvmap_slots_pop_one(s, depth);
+	if (unlikely(depth && READ_ONCE(s->stack[depth - 1].released)))
+		pvmap_slots_pop_released(s);
 }
 
 /* The innermost live, not yet released map whose first page is @page, or @depth. */

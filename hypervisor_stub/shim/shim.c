@@ -13,10 +13,11 @@ int pvmap_shim_preempt_count[PVMAP_SHIM_NR_CPUS];
 int pvmap_shim_pagefault_disabled[PVMAP_SHIM_NR_CPUS];
 void (*pvmap_shim_irq_hook)(void);
 bool pvmap_shim_in_irq;
+int pvmap_shim_irqs_off[PVMAP_SHIM_NR_CPUS];
 
 void pvmap_shim_irq_point(void)
 {
-	if (!pvmap_shim_irq_hook || pvmap_shim_in_irq)
+	if (!pvmap_shim_irq_hook || pvmap_shim_in_irq || pvmap_shim_irqs_off[pvmap_shim_cpu])
 		return;
 	pvmap_shim_in_irq = true;
 	pvmap_shim_irq_hook();
