@@ -26,6 +26,8 @@ import tempfile
 import time
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(TOP, "tools"))
+from pvmaplib import ktap  # noqa: E402
 HV = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
       os.path.join(TOP, "build", "host", "pvmap-hv")]
 AREA, PING = 4096, 1
@@ -145,14 +147,11 @@ def main():
             os.unlink(paths[name])
     os.rmdir(tmp)
 
-    print(f"KTAP version 1\n# Subtest: hv-control\n1..{len(results)}")
-    for i, (name, ok, notes) in enumerate(results, 1):
-        for n in notes:
-            print(f"# {n}")
-        print(f"{'ok' if ok else 'not ok'} {i} {name}")
-    fail = sum(not ok for _, ok, _ in results)
-    print(f"# Totals: pass:{len(results) - fail} fail:{fail} skip:0 total:{len(results)}")
-    return 1 if fail else 0
+    w = ktap.Writer("hv-control")
+    for name, ok, notes in results:
+        w.add(name, ok, *notes)
+    print("\n".join(w.lines()))
+    return 1 if any(not ok for _, ok, _ in results) else 0
 
 
 if __name__ == "__main__":
