@@ -26,6 +26,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/pci.h>
 #include <linux/pgtable.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
@@ -815,6 +816,10 @@ static unsigned int pool_release(void)
 static int test_probe(struct selftest_ctx *ctx, unsigned long va, unsigned int cpu)
 {
 	struct probe p = { .va = va };
+
+	/* pvmap's windows are vmalloc space: no other kernel address is read */
+	if (!is_vmalloc_addr((void *)va))
+		return result(ctx, "fail: %#lx is not a vmalloc address", va);
 
 	if (cpu >= nr_cpu_ids || !cpu_online(cpu) ||
 	    smp_call_function_single(cpu, probe_here, &p, 1))
@@ -1694,6 +1699,39 @@ static int selftest_run(struct selftest_ctx *ctx, const char *name)
 }
 
 /* Commands that make their own io_mapping, or none: no ctx->m for them. */
+/*
+ * Whether [@base, +@size) lies in a memory BAR of a device pvmap has bound,
+ * or of one no driver has (memtype_conflict unbinds the aperture first).
+ * A command maps what it is given write-combining and writes there: root's
+ * debugfs is no reason to reach RAM or another driver's device.
+ */
+static bool selftest_range_is_aperture(u64 base, u64 size)
+{
+	struct pci_dev *pdev = NULL;
+	int bar;
+
+	if (!size || base + size < base)
+		return false;
+	for_each_pci_dev(pdev) {
+		/* read without the device lock: good enough for a test module */
+		const struct device_driver *drv = READ_ONCE(pdev->dev.driver);
+
+		if (drv && strcmp(drv->name, "pvmap"))
+			continue;
+		for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+			u64 start = pci_resource_start(pdev, bar);
+			u64 len = pci_resource_len(pdev, bar);
+
+			if ((pci_resource_flags(pdev, bar) & IORESOURCE_MEM) && len &&
+			    base >= start && size <= len && base - start <= len - size) {
+				pci_dev_put(pdev);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static int selftest_run_unmapped(struct selftest_ctx *ctx, const char *name,
 				 const unsigned long long *arg)
 {
@@ -1750,6 +1788,10 @@ static ssize_t selftest_write(struct file *file, const char __user *ubuf,
 	    sscanf(cmd, "%*s %*x %*x %llx %llx", &arg[0], &arg[1]) != 2)
 		return -EINVAL;
 
+	/* the commands that map nothing of BASE SIZE take any */
+	if (strcmp(name, "probe") && strcmp(name, "pool_release") && strcmp(name, "uc_release") &&
+	    !selftest_range_is_aperture(base, size))
+		return -EPERM;
 	ctx.buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!ctx.buf)
 		return -ENOMEM;

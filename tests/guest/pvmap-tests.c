@@ -2152,6 +2152,29 @@ KERNEL_TEST(sleepable1m)
 KERNEL_TEST(misuse)
 
 /*
+ * The test module maps what it is given and writes there: only a BAR of a
+ * device pvmap has bound (or no driver has), never RAM; and its probe reads
+ * only vmalloc space (pvmap's windows), not any kernel address.
+ */
+static int test_selftest_reaches_apertures_only(void)
+{
+	/* the direct map (i386) or kernel text (x86_64): not vmalloc space */
+	unsigned long kva = sizeof(long) == 4 ? 0xc0100000UL : (unsigned long)0xffffffff81000000ULL;
+	char res[256], args[64];
+
+	if (!guest_selftest("range1", 0x100000, 0x1000, res, sizeof(res)) ||
+	    !strstr(res, "Operation not permitted"))
+		return fail("range1 over RAM at 1 MiB: '%s', want EPERM", res);
+	printf("# range1 over RAM at 1 MiB: %s\n", res);
+	snprintf(args, sizeof(args), "%lx 0", kva);
+	if (guest_selftest_args("probe", 0, 0, args, res, sizeof(res)) ||
+	    !strstr(res, "not a vmalloc address"))
+		return fail("probe of %#lx: '%s', want a refusal", kva, res);
+	printf("# probe of %#lx: %s\n", kva, res);
+	return 0;
+}
+
+/*
  * Mainline's io_mapping leaves no usable translation behind on i386: 100
  * pages through io_mapping_map_local_wc() and 100 through
  * io_mapping_map_atomic_wc(), each unmapped and its old address probed
@@ -3298,6 +3321,7 @@ static const struct {
 	{ "kernel_sleepable64k", test_kernel_sleepable64k },
 	{ "kernel_sleepable1m", test_kernel_sleepable1m },
 	{ "kernel_misuse", test_kernel_misuse },
+	{ "selftest_reaches_apertures_only", test_selftest_reaches_apertures_only },
 	{ "device_permissions", test_device_permissions },
 	{ "no_stale_mapping_parameter", test_no_stale_mapping_parameter },
 	{ "ioctl_fuzz", test_ioctl_fuzz },
