@@ -89,10 +89,8 @@ def wait_done(area, seq, timeout=5.0):
 
 
 def main():
-    results = []
-
-    def check(name, ok, *notes):
-        results.append((name, ok, notes))
+    w = ktap.Writer("hv-channel")
+    check = w.add
 
     tmp = tempfile.mkdtemp(prefix="pvmap-hv-")
     sock, shm_path = os.path.join(tmp, "hv.sock"), os.path.join(tmp, "hv.shm")
@@ -177,11 +175,8 @@ def main():
         os.unlink(os.path.join(tmp, name))
     os.rmdir(tmp)
 
-    w = ktap.Writer("hv-channel")
-    for name, ok, notes in results:
-        w.add(name, ok, *notes)
     print("\n".join(w.lines()))
-    return 1 if any(not ok for _, ok, _ in results) else 0
+    return 1 if any(not ok for ok, _, _ in w.results) else 0
 
 
 if __name__ == "__main__":

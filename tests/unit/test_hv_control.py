@@ -74,10 +74,8 @@ def control(path, command, timeout=10):
 
 
 def main():
-    results = []
-
-    def check(name, ok, *notes):
-        results.append((name, ok, notes))
+    w = ktap.Writer("hv-control")
+    check = w.add
 
     tmp = tempfile.mkdtemp(prefix="pvmap-hv-ctl-")
     paths = {n: os.path.join(tmp, n) for n in ("hv.sock", "hv.shm", "ram", "ctl.sock")}
@@ -147,11 +145,8 @@ def main():
             os.unlink(paths[name])
     os.rmdir(tmp)
 
-    w = ktap.Writer("hv-control")
-    for name, ok, notes in results:
-        w.add(name, ok, *notes)
     print("\n".join(w.lines()))
-    return 1 if any(not ok for _, ok, _ in results) else 0
+    return 1 if any(not ok for ok, _, _ in w.results) else 0
 
 
 if __name__ == "__main__":
