@@ -39,7 +39,7 @@ all: host guests
 help:
 	@echo "make demo           boot the i386 guest and show the aperture problem pvmap solves"
 	@echo "make check          static checks, unit tests, every guest of the kernel matrix; ends 'N passed, N failed'"
-	@echo "make check-full     make check, then the README's DKMS install steps in a Debian root (~10 min)"
+	@echo "make check-full     make check, then docs/install.md's DKMS install steps in a Debian root (~10 min)"
 	@echo "make soak           mixed load, 100k fuzzed ioctls, repeated hot-unplug (SOAK_SECONDS=120)"
 	@echo "make bench          benchmarks on production kernels, bytes verified: table, JSON, plot, targets"
 	@echo "make guest-kernels  build, fetch or find cached every guest kernel ($(words $(KERNELS)))"
@@ -338,7 +338,7 @@ soak: deps host guests
 # every pass's bytes checked by the host; then deb-686-pae against pvmap-hv,
 # pvmap natively and through the hypervisor side by side (pvtest.bench=pv).
 # BENCH_README=1 also rewrites the
-# README's summary and docs/bench.md and docs/bench.png from the results.
+# summary in docs/benchmarks.md and docs/bench.md and docs/bench.png from the results.
 BENCH_GUEST := tools/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --smp 4 --timeout 3000
 BENCH_CONFIGS := deb-686-pae i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed deb-amd64 \
 	deb-amd64-hygiene deb-686-pae-pv deb-686-pae-drm
@@ -354,11 +354,11 @@ bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 		--log $(B)/bench/deb-686-pae-pv.log
 	$(BENCH_GUEST) --guest deb-686-pae --name deb-686-pae-drm --drm-vga-mb 512 \
 		--append pvtest.bench=drm --log $(B)/bench/deb-686-pae-drm.log
-	tools/bench-report $(if $(BENCH_README),--readme README.md) $(B)/bench \
+	tools/bench-report $(if $(BENCH_README),--readme docs/benchmarks.md) $(B)/bench \
 		$(foreach c,$(BENCH_CONFIGS),$(c)=$(B)/bench/$(c).log)
 	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench.md && cp $(B)/bench/bench.png docs/bench.png)
 
-# --- the DKMS package, for Debian guests (README: Install on a Debian guest) --
+# --- the DKMS package, for Debian guests (docs/install.md) ----------------------
 # /usr/src/pvmap-<version>/: guest/'s Kbuild and pvmap.ko's sources, and a
 # copy of what guest/include links to. tools/dkms-check.sh builds it.
 DEB := $(B)/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb

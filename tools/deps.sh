@@ -20,7 +20,7 @@ packages=(
 	sparse libxen-dev clang libclang-rt-14-dev valgrind
 	# make bench's plot
 	gnuplot-nox
-	# make check-full: the README's DKMS install steps in a Debian root
+	# make check-full: docs/install.md's DKMS install steps in a Debian root
 	debootstrap
 	# pvmap-drmfps, the guests' libdrm client (static: -dev ships libdrm.a),
 	# for gcc and gcc -m32; Multi-Arch: same, so both install side by side

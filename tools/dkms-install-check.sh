@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# dkms-install-check.sh: the README's "Install on a Debian guest" steps, as
+# dkms-install-check.sh: docs/install.md's install steps, as
 # written, in a Debian bookworm i386 root, then the result booted. Run by
 # `make check-full` (about 10 minutes; needs Debian's archive). Prints KTAP.
 #
@@ -12,7 +12,7 @@
 #      dkms status pvmap
 # 2. boot that kernel with an initramfs made of the root's /lib/modules and
 #    a static busybox, which runs: modprobe pvmap; ls -l /dev/pvmap*;
-#    dmesg | grep pvmap (the README's next steps), then modprobe -r pvmap.
+#    dmesg | grep pvmap (docs/install.md's next steps), then modprobe -r pvmap.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,7 +44,7 @@ result() {
 	fi
 }
 
-# --- 1. the README's commands in a Debian root ------------------------------------
+# --- 1. docs/install.md's commands in a Debian root ------------------------------------
 # "URI SUITE" of each bookworm archive this host's apt uses.
 apt_sources() {
 	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' | sort -u |
