@@ -785,6 +785,23 @@ out:
 	return ret;
 }
 
+/* Reload pvmap with the suite's parameters: 0 or -1. */
+static int pvmap_reload(void)
+{
+	char modparams[256];
+	int ret;
+
+	guest_module_params(modparams, sizeof(modparams));
+	guest_unload_module("pvmap_selftest");
+	ret = guest_unload_module("pvmap");
+	if (ret)
+		return fail("rmmod pvmap: %s", strerror(-ret));
+	ret = guest_load_module(GUEST_MODULE_PATH, modparams);
+	if (ret)
+		return fail("insmod pvmap %s: %s", modparams, strerror(-ret));
+	return 0;
+}
+
 /*
  * A VM's own display is not pvmap's unless the administrator asks: loaded
  * with default parameters pvmap binds no std-VGA and no qxl (udev would
@@ -796,7 +813,7 @@ static int test_display_not_taken(void)
 	static const struct { const char *vendor, *device; } displays[] = {
 		{ "0x1234", "0x1111" }, { "0x1b36", "0x0100" },
 	};
-	char modparams[256], path[300], buf[64], link[300];
+	char path[300], buf[64], link[300];
 	int ret = 0, seen = 0, before, aliases = 0;
 	struct dirent *de;
 	DIR *dir;
@@ -825,7 +842,6 @@ static int test_display_not_taken(void)
 	if (!aliases)
 		ret = fail("pvmap.ko has no PCI alias at all");
 
-	guest_module_params(modparams, sizeof(modparams));
 	before = scan_devices();
 	guest_unload_module("pvmap_selftest");
 	if (guest_unload_module("pvmap"))
@@ -861,8 +877,8 @@ static int test_display_not_taken(void)
 	if (dir)
 		closedir(dir);
 	/* back to the suite's parameters */
-	if (guest_unload_module("pvmap") || guest_load_module(GUEST_MODULE_PATH, modparams))
-		return fail("reload with '%s' failed", modparams);
+	if (pvmap_reload())
+		return -1;
 	if (scan_devices() != before)
 		ret = fail("%d devices after the reload, %d before", ndevices, before);
 	if (!seen) {
@@ -3122,23 +3138,6 @@ static int test_pv_channel_unusable(void)
 		return fail("no ivshmem aperture mapped natively with clear-on-unmap");
 	printf("# channel %s unusable here: pvmap loaded, PTE updates native, and it said why\n",
 	       pci);
-	return 0;
-}
-
-/* Reload pvmap with the suite's parameters: 0 or -1. */
-static int pvmap_reload(void)
-{
-	char modparams[256];
-	int ret;
-
-	guest_module_params(modparams, sizeof(modparams));
-	guest_unload_module("pvmap_selftest");
-	ret = guest_unload_module("pvmap");
-	if (ret)
-		return fail("rmmod pvmap: %s", strerror(-ret));
-	ret = guest_load_module(GUEST_MODULE_PATH, modparams);
-	if (ret)
-		return fail("insmod pvmap %s: %s", modparams, strerror(-ret));
 	return 0;
 }
 
