@@ -70,7 +70,8 @@ $(B)/%/pvmap.ko: FORCE | deps
 	@ln -sfn $(CURDIR)/include $(B)/$*/guest/include
 	@kdir=$(call KERNEL_DIR,$*) && \
 		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
-			CONFIG_PVMAP_SELFTEST=m CONFIG_PVMAP_DRM=m W=1 KCFLAGS=-Werror modules
+			CONFIG_PVMAP_SELFTEST=m CONFIG_PVMAP_DRM=m CONFIG_PVMAP_TEST_HOOKS=y \
+			W=1 KCFLAGS=-Werror modules
 	@cp $(B)/$*/guest/pvmap.ko $(B)/$*/guest/pvmap_selftest.ko $(B)/$*/
 	@# pvmap_drm.ko where the kernel has DRM (guest/Kbuild)
 	@rm -f $(B)/$*/pvmap_drm.ko

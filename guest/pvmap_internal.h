@@ -3,12 +3,26 @@
 #ifndef PVMAP_INTERNAL_H
 #define PVMAP_INTERNAL_H
 
+#include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/pgtable.h>
 #include <linux/types.h>
 
 #include <uapi/pvmap.h>
+
+/*
+ * The PTE layer is a kit for stale mappings: it is exported, to
+ * pvmap_selftest's hazard engine, PTE-floor benchmark and hypervisor
+ * refusal tests, only in a test build (CONFIG_PVMAP_TEST_HOOKS), as
+ * mainline's EXPORT_SYMBOL_IF_KUNIT keeps internals out of production
+ * kernels. The DKMS package's pvmap.ko exports the io_mapping API only.
+ */
+#ifdef CONFIG_PVMAP_TEST_HOOKS
+#define EXPORT_SYMBOL_FOR_PVMAP_TESTS(sym)	EXPORT_SYMBOL_NS_GPL(sym, PVMAP_TEST_HOOKS)
+#else
+#define EXPORT_SYMBOL_FOR_PVMAP_TESTS(sym)
+#endif
 
 /*
  * Event counters, per CPU, summed by pvmap_stats_read() into struct

@@ -77,11 +77,11 @@ struct pvmap_large_map {
 static LIST_HEAD(pvmap_large_list);
 static DEFINE_MUTEX(pvmap_large_lock);	/* protects pvmap_large_list */
 
-/* Exported for the PTE layer's inline batch count in pvmap_selftest's hazard engine. */
+/* Exported with the PTE layer, whose inline batch count reads them. */
 struct pvmap_counters __percpu *pvmap_counters;
-EXPORT_SYMBOL_NS_GPL(pvmap_counters, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_counters);
 DEFINE_STATIC_KEY_FALSE(pvmap_counting);
-EXPORT_SYMBOL_NS_GPL(pvmap_counting, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_counting);
 
 /* Page start of an aperture offset; PAGE_MASK would truncate a u64 on i386. */
 static inline u64 pvmap_page_start(u64 offset)

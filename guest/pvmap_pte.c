@@ -2,9 +2,9 @@
 /*
  * The PTE layer on a Linux guest: windows, the trace event and the
  * cross-CPU flush; the per-page operations are inline in pvmap_pte.h.
- * Exported in the PVMAP_PTE namespace for pvmap_selftest's hazard
- * demonstration only: it builds its pre-clear-on-unmap engine on this
- * layer, outside pvmap.ko.
+ * Exported only in a test build (EXPORT_SYMBOL_FOR_PVMAP_TESTS), for
+ * pvmap_selftest's hazard demonstration, which builds its
+ * pre-clear-on-unmap engine on this layer outside pvmap.ko.
  * TLB invalidation is local (invlpg) because atomic slots are per CPU and
  * used with preemption disabled, so in one address space; only sleepable
  * windows, which a task may have touched from any CPU and under any
@@ -24,7 +24,9 @@
 /* The trace event's definition, here once; pvmap_selftest uses it through pvmap_pte.h. */
 #define CREATE_TRACE_POINTS
 #include "pvmap_trace_events.h"
+#if IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS)
 EXPORT_TRACEPOINT_SYMBOL_GPL(pvmap_pte);
+#endif
 
 /*
  * @prot without the bits this CPU lacks (NX on a PAE CPU without it), as
@@ -34,7 +36,7 @@ pgprot_t pvmap_prot_supported(pgprot_t prot)
 {
 	return __pgprot(massage_pgprot(prot));
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_prot_supported, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_prot_supported);
 
 /*
  * Own a window: vmap() one page of our own at every slot, so the kernel
@@ -110,7 +112,7 @@ err_free:
 	memset(w, 0, sizeof(*w));
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_window_create, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_window_create);
 
 /*
  * Give a window back. Its PTEs stay clear (a live one, which only a bug
@@ -143,7 +145,7 @@ void pvmap_window_destroy(struct pvmap_window *w)
 	kfree(w->ptes);
 	memset(w, 0, sizeof(*w));
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_window_destroy, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_window_destroy);
 
 struct pvmap_flush_range {
 	unsigned long start;
@@ -202,4 +204,4 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 	pvmap_count_add(PVMAP_CNT_REMOTE_FLUSHES, npages);
 	pvmap_trace(PVMAP_TRACE_FLUSH_ALL, r.start, npages);
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_tlb_flush_all_cpus, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_tlb_flush_all_cpus);

@@ -50,7 +50,7 @@ module_param(pv, int, 0444);
 MODULE_PARM_DESC(pv, "PTE updates through the hypervisor channel: -1 when one is found (default), 0 never, 1 required");
 
 DEFINE_STATIC_KEY_FALSE(pvmap_pv_on);
-EXPORT_SYMBOL_NS_GPL(pvmap_pv_on, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_on);
 
 #define PVMAP_PV_QUEUE		(PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS)
 #define PVMAP_PV_MAX_NESTING	8	/* task, softirq, hardirq, and room */
@@ -324,7 +324,7 @@ void pvmap_pv_write(pte_t *ptep, pte_t pte)
 	pvmap_pv_queued(q, __HYPERVISOR_mmu_update, q->nupd++);
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_pv_write, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_write);
 
 /* @cmd: MMUEXT_INVLPG_LOCAL (also run here once acknowledged) or _ALL. */
 void pvmap_pv_invlpg(unsigned int cmd, unsigned long va)
@@ -338,7 +338,7 @@ void pvmap_pv_invlpg(unsigned int cmd, unsigned long va)
 	pvmap_pv_queued(q, __HYPERVISOR_mmuext_op, q->next++);
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_pv_invlpg, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_invlpg);
 
 /*
  * A batch inside another (an interrupt's inside the task's it interrupted)
@@ -360,7 +360,7 @@ void pvmap_pv_begin(void)
 	}
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_pv_begin, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_begin);
 
 /*
  * Every batch's end sends what is queued: an interrupt's map must be in
@@ -382,7 +382,7 @@ int pvmap_pv_end(void)
 	local_irq_restore(flags);
 	return err;
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_pv_end, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_end);
 
 /* One PING, the channel's round trip as this vCPU sees it: ns, or a negative errno. */
 s64 pvmap_pv_ping(void)
@@ -400,7 +400,7 @@ s64 pvmap_pv_ping(void)
 	local_irq_restore(flags);
 	return ret ?: (s64)(t1 - t0);
 }
-EXPORT_SYMBOL_NS_GPL(pvmap_pv_ping, PVMAP_PTE);
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_ping);
 
 /*
  * (UN)REGISTER @w's first @npages entries, in requests of

@@ -383,12 +383,23 @@ static int test_misuse(struct selftest_ctx *ctx)
  * unmap forgets the map but leaves the PTE and the TLB entry, so the write
  * lands in whatever page A has become. That engine is built here, on
  * pvmap's PTE layer, in a window of this module's own: pvmap.ko has no way
- * to leave a stale mapping behind.
+ * to leave a stale mapping behind, and exports that layer only when built
+ * with CONFIG_PVMAP_TEST_HOOKS (see selftest_has_pte_layer()).
  */
 static bool hazard_demo;
 module_param(hazard_demo, bool, 0400);
 MODULE_PARM_DESC(hazard_demo,
 		 "DANGEROUS, for demonstrations only: hazard_map's unmap leaves the PTE and TLB entry in place, as io_mapping did before clear-on-unmap");
+
+/*
+ * pvmap exports its PTE layer (pvmap_pte.h) only in a test build; built
+ * against the DKMS package's pvmap this module loads all the same, the
+ * engines that need the layer refuse, and the compiler drops their calls.
+ */
+static __always_inline bool selftest_has_pte_layer(void)
+{
+	return IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS);
+}
 
 static void __iomem *hazard_vaddr;
 static struct pvmap_window hazard_window;	/* hazard_demo's one-page engine */
@@ -396,6 +407,8 @@ static struct pvmap_window hazard_window;	/* hazard_demo's one-page engine */
 /* Map @offset in hazard_window; the "unmap" is to forget the address. */
 static void __iomem *hazard_map_without_clear(struct selftest_ctx *ctx, u64 offset)
 {
+	if (!selftest_has_pte_layer())
+		return NULL;
 	if (!hazard_window.area && pvmap_window_create(&hazard_window, 1))
 		return NULL;
 	preempt_disable();
@@ -409,7 +422,7 @@ static void __iomem *hazard_map_without_clear(struct selftest_ctx *ctx, u64 offs
 
 static void hazard_window_destroy(void)
 {
-	if (!hazard_window.area)
+	if (!selftest_has_pte_layer() || !hazard_window.area)
 		return;
 	pvmap_pte_clear(&hazard_window, 0);
 	pvmap_tlb_flush_all_cpus(&hazard_window, 0, 1);
@@ -1077,6 +1090,8 @@ static __always_inline void __iomem *bench_map_page(struct bench *b, u64 offset)
 	case BENCH_IOREMAP:
 		return ioremap_wc(b->ctx->base + offset, PAGE_SIZE);
 	case BENCH_PTE_FLOOR:
+		if (!selftest_has_pte_layer())
+			return NULL;
 		preempt_disable();
 		pvmap_pte_set(&b->floor, 0, (b->ctx->base + offset) >> PAGE_SHIFT, b->floor_prot);
 		return (void __iomem *)pvmap_window_va(&b->floor, 0);
@@ -1104,6 +1119,8 @@ static __always_inline void bench_unmap_page(struct bench *b, void __iomem *p)
 		iounmap(p);
 		break;
 	case BENCH_PTE_FLOOR:
+		if (!selftest_has_pte_layer())
+			break;
 		pvmap_pte_clear(&b->floor, 0);
 		pvmap_tlb_flush_local(&b->floor, 0);
 		preempt_enable();
@@ -1182,6 +1199,10 @@ static int bench_setup(struct bench *b, struct selftest_ctx *ctx, const char *en
 		}
 	}
 	if (e == BENCH_PTE_FLOOR) {
+		if (!selftest_has_pte_layer()) {
+			kfree(b->src);
+			return -EOPNOTSUPP;
+		}
 		if (pvmap_window_create(&b->floor, 1)) {
 			kfree(b->src);
 			return -ENOMEM;
@@ -1198,7 +1219,7 @@ static void bench_teardown(struct bench *b)
 	if (b->engine == BENCH_MAINLINE_LOCAL || b->engine == BENCH_MAINLINE_ATOMIC)
 		io_mapping_fini(&b->mainline);
 	/* its one PTE is clear and flushed after every unmap */
-	if (b->engine == BENCH_PTE_FLOOR)
+	if (selftest_has_pte_layer() && b->engine == BENCH_PTE_FLOOR)
 		pvmap_window_destroy(&b->floor);
 	kfree(b->src);
 }
@@ -1533,6 +1554,8 @@ static int pv_request(pte_t *ptep, u64 val)
 {
 	int ret;
 
+	if (!selftest_has_pte_layer())
+		return -EOPNOTSUPP;
 	preempt_disable();	/* a batch belongs to one CPU */
 	pvmap_pv_begin();
 	pvmap_pv_write(ptep, __pte(val));
@@ -1544,15 +1567,17 @@ static int pv_request(pte_t *ptep, u64 val)
 static int test_pv_refusals(struct selftest_ctx *ctx)
 {
 	u64 frame = (ctx->base + random_page_offset(ctx, 1)) >> PAGE_SHIFT;
-	u64 wb = pte_val(pfn_pte(frame, pvmap_prot_supported(PAGE_KERNEL)));
-	u64 outside = pte_val(pfn_pte(0xf00000, pvmap_io_mapping_prot(ctx->m)));
+	u64 wb, outside = pte_val(pfn_pte(0xf00000, pvmap_io_mapping_prot(ctx->m)));
 	u64 reserved = pte_val(pfn_pte(frame, pvmap_io_mapping_prot(ctx->m))) | BIT_ULL(62);
 	int rc_wb, rc_outside, rc_reserved;
 	u64 maddr, got_wb, got_outside, got_reserved;
 	pte_t *ptep;
 
+	if (!selftest_has_pte_layer())
+		return result(ctx, "skip pvmap built without CONFIG_PVMAP_TEST_HOOKS");
 	if (!static_branch_unlikely(&pvmap_pv_on))
 		return result(ctx, "skip no hypervisor channel");
+	wb = pte_val(pfn_pte(frame, pvmap_prot_supported(PAGE_KERNEL)));
 	if (!pv_window.area && pvmap_window_create(&pv_window, 1))
 		return result(ctx, "fail: no window");
 	ptep = pv_window.ptes[0];
@@ -1594,6 +1619,8 @@ static int test_pv_ping(struct selftest_ctx *ctx)
 	s64 *ns;
 	int i;
 
+	if (!selftest_has_pte_layer())
+		return result(ctx, "skip pvmap built without CONFIG_PVMAP_TEST_HOOKS");
 	if (!static_branch_unlikely(&pvmap_pv_on))
 		return result(ctx, "skip no hypervisor channel");
 	ns = kvmalloc_array(PV_PINGS, sizeof(*ns), GFP_KERNEL);
@@ -1647,7 +1674,7 @@ static void pv_release_all(void)
 	if (pv_held)
 		pvmap_io_mapping_unmap(pv_held);
 	pv_held = NULL;
-	if (pv_window.area)
+	if (selftest_has_pte_layer() && pv_window.area)
 		pvmap_window_destroy(&pv_window);
 }
 
@@ -1862,6 +1889,10 @@ static struct dentry *selftest_dir;
 
 static int __init selftest_init(void)
 {
+	if (hazard_demo && !selftest_has_pte_layer()) {
+		pr_err("pvmap_selftest: hazard_demo needs pvmap built with CONFIG_PVMAP_TEST_HOOKS\n");
+		return -EOPNOTSUPP;
+	}
 	if (hazard_demo)
 		pr_warn("pvmap_selftest: HAZARD DEMO MODE: hazard_map leaves stale mappings behind\n");
 	selftest_dir = debugfs_create_dir("pvmap_selftest", NULL);
@@ -1881,5 +1912,7 @@ static void __exit selftest_exit(void)
 module_exit(selftest_exit);
 
 MODULE_DESCRIPTION("pvmap: in-kernel tests of the io_mapping API");
-MODULE_IMPORT_NS(PVMAP_PTE);
+#if IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS)
+MODULE_IMPORT_NS(PVMAP_TEST_HOOKS);
+#endif
 MODULE_LICENSE("GPL");
