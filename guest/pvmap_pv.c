@@ -23,9 +23,10 @@
  * The hypervisor is trusted to be alive, not to be sane: every answer is
  * checked (a result is 0 or a negative errno, a count within what was
  * asked). One that does not answer within PVMAP_PV_TIMEOUT_NS is dead, for
- * good: no call spins again, and every update from then on, queued ones
- * included, is written natively, so an unmap still clears what the
- * hypervisor had mapped.
+ * good: the request it did not take is abandoned (a hypervisor that comes
+ * back serves nothing of it), no call spins again, and every update from
+ * then on, queued ones included, is written natively, so an unmap still
+ * clears what the hypervisor had mapped.
  */
 
 #include <linux/debugfs.h>
@@ -130,8 +131,9 @@ static void pvmap_pv_died(void)
 static u32 pvmap_pv_post(struct pvmap_pv_queue *q, struct pvmap_hv_request *req, u32 op,
 			 unsigned int cpu)
 {
-	u32 seq = ++q->seq;
+	u32 seq = ++q->seq & PVMAP_HV_SEQ_MASK;
 
+	q->seq = seq;
 	req->op = op;
 	/* The request, then its number: the hypervisor reads it once seq changes. */
 	smp_wmb();
@@ -149,13 +151,27 @@ static int pvmap_pv_answer(struct pvmap_hv_request *req)
 }
 
 /*
+ * Give request @seq up, unless the hypervisor has taken it (hv_abi.h): an
+ * abandoned request is never served, so nothing it asked for can land
+ * after the native writes that follow. True if it is abandoned.
+ */
+static bool pvmap_pv_abandon(struct pvmap_hv_request *req, u32 seq)
+{
+	u32 done = READ_ONCE(req->done);
+
+	if (done == seq || (done & PVMAP_HV_TAKEN))
+		return false;
+	return cmpxchg(&req->done, done, seq | PVMAP_HV_ABANDONED) == done;
+}
+
+/*
  * Post this CPU's request and wait for it, as a hypercall does; interrupts
- * are off. Only this call's own timeout ends the wait: a request already
- * posted is waited for even once another CPU has given up on the
- * hypervisor (it may still be served, and a native write racing its late
- * service is what the wait avoids). So each CPU waits PVMAP_PV_TIMEOUT_NS
- * at most once in all. Return: its normalised result, or -EIO once the
- * hypervisor is dead (before the call, or by its timeout).
+ * are off. After PVMAP_PV_TIMEOUT_NS, or at once when another CPU has
+ * found the hypervisor dead, a request it has not taken is abandoned; one
+ * it has taken is its own until answered, waited for as long again at
+ * most. So each CPU waits twice PVMAP_PV_TIMEOUT_NS at most, once in all.
+ * Return: its normalised result, or -EIO once the hypervisor is dead
+ * (before the call, or by this one).
  */
 static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
 {
@@ -170,7 +186,12 @@ static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
 	while (READ_ONCE(req->done) != seq) {
 		u64 waited = ktime_get_mono_fast_ns() - start;
 
-		if (waited > PVMAP_PV_TIMEOUT_NS) {
+		if (((waited > PVMAP_PV_TIMEOUT_NS || READ_ONCE(pvmap_pv.dead)) &&
+		     pvmap_pv_abandon(req, seq)) || waited > 2 * PVMAP_PV_TIMEOUT_NS) {
+			/*
+			 * Taken and never answered: a hypervisor stopped in the
+			 * middle of serving it may still write late (hv_abi.h).
+			 */
 			pvmap_pv_died();
 			atomic64_add(waited, &pvmap_pv.dead_wait_ns);
 			return -EIO;
@@ -534,7 +555,8 @@ static int pvmap_pv_hello(void)
 
 	for_each_possible_cpu(cpu) {
 		/* a reloaded module goes on from the last request the hypervisor saw */
-		per_cpu_ptr(pvmap_pv.queues, cpu)->seq = READ_ONCE(pvmap_pv_area(cpu)->done);
+		per_cpu_ptr(pvmap_pv.queues, cpu)->seq = READ_ONCE(pvmap_pv_area(cpu)->done) &
+							 PVMAP_HV_SEQ_MASK;
 	}
 	cpu = get_cpu();
 	req = pvmap_pv_area(cpu);
@@ -544,7 +566,10 @@ static int pvmap_pv_hello(void)
 	seq = pvmap_pv_post(per_cpu_ptr(pvmap_pv.queues, cpu), req, PVMAP_HV_HELLO, cpu);
 	put_cpu();
 	for (waited = 0; READ_ONCE(req->done) != seq; waited += PVMAP_PV_RING_MS) {
-		if (waited >= PVMAP_PV_HELLO_TIMEOUT_MS)
+		/* not taken: never served; taken: the daemon is alive, wait on */
+		if (waited >= PVMAP_PV_HELLO_TIMEOUT_MS && pvmap_pv_abandon(req, seq))
+			return -ETIMEDOUT;
+		if (waited >= 2 * PVMAP_PV_HELLO_TIMEOUT_MS)
 			return -ETIMEDOUT;
 		msleep(PVMAP_PV_RING_MS);
 		writel(PVMAP_HV_PEER << 16 | cpu, pvmap_pv.regs + PVMAP_HV_DOORBELL);

@@ -27,7 +27,8 @@
  * --control PATH takes one command per line and answers each with lines
  * ending in "ok ..." or "error ...":
  *   aperture BASE SIZE   the guest may map [BASE, BASE + SIZE) (a BAR)
- *   counts               calls, hypercalls, entries, refusals, violations
+ *   counts               calls, hypercalls, entries, refusals, violations,
+ *                        requests the guest abandoned
  *   refusals             every refused request, with Xen's errno
  *   violations           every violation so far
  *   revoke FRAME         every registered PTE that still maps FRAME,
@@ -140,15 +141,15 @@ static struct pvmap_hv_request *area(struct hv *hv, unsigned int vcpu)
 static void serve(struct hv *hv, unsigned int v)
 {
 	struct pvmap_hv_request *req = area(hv, v);
-	uint32_t seq = __atomic_load_n(&req->seq, __ATOMIC_ACQUIRE);
 	uint64_t one = 1;
+	uint32_t seq;
 
-	if (seq == req->done)
-		return;		/* a spurious or repeated doorbell */
+	/* a spurious or repeated doorbell, or a request its guest gave up on */
+	if (!pvmap_hv_take(hv->core, req, &seq))
+		return;
 	pvmap_hv_serve(hv->core, v, req);
-	/* the results are in place; then the completion: the guest reads them once done == seq */
 	__atomic_store_n(&hv->hdr->calls, pvmap_hv_calls(hv->core), __ATOMIC_RELAXED);
-	__atomic_store_n(&req->done, seq, __ATOMIC_RELEASE);
+	pvmap_hv_complete(req, seq);
 	if (write(hv->guest[v], &one, sizeof(one)) != sizeof(one))
 		hv->bad++;
 }

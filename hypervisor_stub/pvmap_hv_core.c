@@ -29,7 +29,7 @@ struct refusal {
 
 struct pvmap_hv {
 	struct pvmap_hv_config cfg;
-	uint64_t calls, bad;
+	uint64_t calls, bad, abandoned;
 	/* the hypervisor, with RAM */
 	struct pvstub *stub;
 	uint8_t *ram;
@@ -201,6 +201,45 @@ uint64_t pvmap_hv_calls(const struct pvmap_hv *hv)
 uint64_t pvmap_hv_unknown(const struct pvmap_hv *hv)
 {
 	return hv->bad;
+}
+
+uint64_t pvmap_hv_abandoned(const struct pvmap_hv *hv)
+{
+	return hv->abandoned;
+}
+
+bool pvmap_hv_take(struct pvmap_hv *hv, struct pvmap_hv_request *area, uint32_t *seq)
+{
+	uint32_t posted = __atomic_load_n(&area->seq, __ATOMIC_ACQUIRE) & PVMAP_HV_SEQ_MASK;
+	uint32_t done = __atomic_load_n(&area->done, __ATOMIC_ACQUIRE);
+
+	if ((done & PVMAP_HV_SEQ_MASK) == posted) {
+		/* answered; or abandoned before this doorbell was seen, not yet counted */
+		if (done != (posted | PVMAP_HV_ABANDONED))
+			return false;
+		goto abandoned;
+	}
+	/* the guest's exchange and this one: exactly one of them wins */
+	if (!__atomic_compare_exchange_n(&area->done, &done, posted | PVMAP_HV_TAKEN, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (done != (posted | PVMAP_HV_ABANDONED))
+			return false;	/* not the guest's word: leave it alone */
+		goto abandoned;
+	}
+	*seq = posted;
+	return true;
+abandoned:
+	/* counted once: TAKEN beside ABANDONED marks it seen for any later doorbell */
+	__atomic_store_n(&area->done, posted | PVMAP_HV_ABANDONED | PVMAP_HV_TAKEN,
+			 __ATOMIC_RELAXED);
+	hv->abandoned++;
+	return false;
+}
+
+void pvmap_hv_complete(struct pvmap_hv_request *area, uint32_t seq)
+{
+	/* the results are in place; then the completion: the guest reads them once done == seq */
+	__atomic_store_n(&area->done, seq, __ATOMIC_RELEASE);
 }
 
 static void log_refusal(struct pvmap_hv *hv, unsigned int v, unsigned int op,
@@ -414,11 +453,11 @@ void pvmap_hv_print_counts(const struct pvmap_hv *hv, FILE *out)
 		" pte_writes=%" PRIu64 " invlpg=%" PRIu64 " tlb_flush=%" PRIu64
 		" refused=%" PRIu64 " violations=%" PRIu64 " shadow_mismatches=%" PRIu64
 		" registered=%u register_calls=%" PRIu64 " unknown=%" PRIu64 " tables=%" PRIu64
-		" violations_dropped=%" PRIu64 "\n",
+		" violations_dropped=%" PRIu64 " abandoned=%" PRIu64 "\n",
 		hv->calls, hv->multicalls, c.multicall_entries, c.pte_writes, c.invlpg,
 		c.tlb_flush, c.refused, c.violations, c.shadow_mismatches,
 		hv->stub ? pvstub_registered(hv->stub) : 0, hv->registered_calls, hv->bad,
-		c.tables, c.violations_dropped);
+		c.tables, c.violations_dropped, hv->abandoned);
 }
 
 void pvmap_hv_control(struct pvmap_hv *hv, const char *line, FILE *out)

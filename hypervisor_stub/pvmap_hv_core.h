@@ -63,6 +63,18 @@ struct pvmap_hv *pvmap_hv_create(const struct pvmap_hv_config *cfg, void *ram,
 void pvmap_hv_destroy(struct pvmap_hv *hv);
 
 /*
+ * Take the request posted in @area (hv_abi.h's PVMAP_HV_TAKEN), as a
+ * hypervisor must before it serves it: false when there is none to take
+ * (@done already says @seq: a repeated doorbell) or when the guest has
+ * abandoned it, which is counted and never served. On true, *@seq is the
+ * request's number, for pvmap_hv_complete().
+ */
+bool pvmap_hv_take(struct pvmap_hv *hv, struct pvmap_hv_request *area, uint32_t *seq);
+
+/* Mark request @seq in @area complete: its results are in place. */
+void pvmap_hv_complete(struct pvmap_hv_request *area, uint32_t seq);
+
+/*
  * Serve vCPU @vcpu's request in @area (the shared request area: read once,
  * into a private copy); its results and result are written back, not @done.
  * Returns the result.
@@ -75,6 +87,8 @@ void pvmap_hv_print_counts(const struct pvmap_hv *hv, FILE *out);
 
 /* Requests served, and those refused as unknown (-ENOSYS). */
 uint64_t pvmap_hv_calls(const struct pvmap_hv *hv);
+/* Requests the guest abandoned before they were taken (never served). */
+uint64_t pvmap_hv_abandoned(const struct pvmap_hv *hv);
 uint64_t pvmap_hv_unknown(const struct pvmap_hv *hv);
 
 /* The model, or NULL for a channel only. */

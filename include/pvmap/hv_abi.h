@@ -4,8 +4,9 @@
  * QEMU's ivshmem-doorbell device, whose shared memory (BAR2) pvmap-hv
  * creates and lays out as below, and whose doorbell (BAR0 + 12) the guest
  * rings with (PVMAP_HV_PEER << 16 | vCPU) after posting a request in its
- * vCPU's area. pvmap-hv completes the request and sets @done to @seq; the
- * guest waits for that, as a hypercall returns only when it is done.
+ * vCPU's area. pvmap-hv takes the request, completes it and sets @done to
+ * @seq; the guest waits for that, as a hypercall returns only when it is
+ * done.
  *
  * Shared by the daemon and the guest: fixed-size types only, little endian.
  */
@@ -15,7 +16,7 @@
 #include <linux/types.h>
 
 #define PVMAP_HV_MAGIC		0x76687670	/* "pvhv", written by the daemon */
-#define PVMAP_HV_VERSION	1
+#define PVMAP_HV_VERSION	2
 #define PVMAP_HV_PEER		0	/* the daemon's ivshmem peer ID */
 #define PVMAP_HV_DOORBELL	12	/* BAR0 offset of the doorbell register */
 #define PVMAP_HV_AREA_SIZE	4096	/* one request area per vCPU, after the header */
@@ -69,10 +70,25 @@ enum pvmap_hv_op {
 
 #define PVMAP_HV_REGISTER_MAX	((PVMAP_HV_AREA_SIZE - 24) / 16)
 
+/*
+ * Who owns a posted request, in @done's top bits. The daemon takes it by
+ * compare-and-exchange of @done to @seq | PVMAP_HV_TAKEN before it reads
+ * it; a guest that stopped waiting abandons it by the same exchange to
+ * @seq | PVMAP_HV_ABANDONED. Exactly one of them wins: an abandoned request
+ * is never served, so a daemon that comes back late writes nothing over
+ * what the guest has written natively since. A request taken is the
+ * daemon's until @done == @seq. Request numbers are PVMAP_HV_SEQ_MASK's
+ * bits.
+ */
+#define PVMAP_HV_TAKEN		0x80000000u
+#define PVMAP_HV_ABANDONED	0x40000000u
+#define PVMAP_HV_SEQ_MASK	0x3fffffffu
+
 /**
  * struct pvmap_hv_request - a vCPU's request area, at 4096 * (1 + vCPU)
  * @seq: the guest's number of this request, written last when posting
- * @done: set to @seq by the daemon when the request is complete
+ * @done: set to @seq by the daemon when the request is complete; the
+ *	owner bits above while it is in flight
  * @op: enum pvmap_hv_op
  * @result: 0 or a negative errno, valid once @done == @seq
  * @data: the request's arguments and results

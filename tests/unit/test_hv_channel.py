@@ -13,6 +13,7 @@ doorbell calls (reported, not asserted: qtest's own latency dominates).
 
 import mmap
 import os
+import re
 import statistics
 import struct
 import subprocess
@@ -26,7 +27,9 @@ from pvmaplib import ktap  # noqa: E402
 # under valgrind: a memory error or leak in the daemon fails its exit status
 HV = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
       os.path.join(TOP, "build", "host", "pvmap-hv")]
-MAGIC, VERSION, AREA = 0x76687670, 1, 4096
+MAGIC, AREA = 0x76687670, 4096
+with open(os.path.join(TOP, "include", "pvmap", "hv_abi.h")) as f:
+    VERSION = int(re.search(r"#define PVMAP_HV_VERSION\s+(\d+)", f.read()).group(1))
 PING = 1
 SLOT = 4                        # the device's PCI slot on bus 0
 BAR0 = 0xfebf0000

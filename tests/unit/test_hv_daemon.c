@@ -655,6 +655,80 @@ static bool test_replay_linear(void)
 	return small && small != UINT64_MAX && big != UINT64_MAX && big * 2048 <= small * 16384 * 5 / 4;
 }
 
+/* Post a multicall of one mmu_update (@maddr := @val) as the guest does; not served. */
+static uint32_t post_update(struct guest *g, uint64_t maddr, uint64_t val)
+{
+	struct mmu_update u = { .ptr = maddr, .val = val };
+	struct multicall_entry mc = {
+		.op = __HYPERVISOR_mmu_update,
+		.args = { UPD_OFF, 1, DONE_OFF, DOMID_SELF },
+	};
+
+	memcpy(area_bytes(g) + UPD_OFF, &u, sizeof(u));
+	memcpy(area_bytes(g) + MC_OFF, &mc, sizeof(mc));
+	g->area.data[0] = 1;
+	g->area.data[1] = MC_OFF;
+	g->area.op = PVMAP_HV_MULTICALL;
+	g->area.seq = (g->area.seq + 1) & PVMAP_HV_SEQ_MASK;
+	return g->area.seq;
+}
+
+/* What the guest's pvmap_pv_abandon() does: true if it won the request. */
+static bool guest_abandons(struct guest *g, uint32_t seq)
+{
+	uint32_t done = g->area.done;
+
+	return !(done & PVMAP_HV_TAKEN) &&
+	       __atomic_compare_exchange_n(&g->area.done, &done, seq | PVMAP_HV_ABANDONED, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * A request the guest gave up on (it timed out and wrote the PTE natively)
+ * is never served, however late the daemon comes to it: the PTE stays as
+ * the guest left it, the abandonment is counted once. One the daemon took
+ * first cannot be abandoned, and is served and completed.
+ */
+static bool test_abandoned_not_served(void)
+{
+	uint64_t *t, maddr = maddr_of(PT_FRAME, 0), val = PAGE(AP_FRAME) | P | RW | PCD | PWT;
+	char *answer = NULL;
+	struct guest g;
+	uint32_t seq, taken;
+	bool ok;
+
+	ok = boot(&g, RAM_SIZE, PVMAP_HV_PC) &&
+	     control_ok(&g, "aperture 0x80000000 0x10000000") &&
+	     expect("register a clear entry", reg(&g, VA, maddr), 0);
+	if (!ok)
+		goto out;
+	t = table(&g, PT_FRAME);
+	g.area.done = g.area.seq;	/* everything before answered */
+	seq = post_update(&g, maddr, val);
+	ok &= expect("the guest abandons a request not taken", guest_abandons(&g, seq), 1) &&
+	      expect("taken after its abandonment", pvmap_hv_take(g.hv, &g.area, &taken), 0) &&
+	      expect("taken on a second doorbell", pvmap_hv_take(g.hv, &g.area, &taken), 0) &&
+	      expect("PTE written by the abandoned request", (long long)t[0], 0) &&
+	      expect("abandoned requests counted", (long long)pvmap_hv_abandoned(g.hv), 1);
+	/* the next one, taken first: the guest's exchange fails, the daemon serves it */
+	seq = post_update(&g, maddr, val);
+	ok &= expect("taken", pvmap_hv_take(g.hv, &g.area, &taken), 1) &&
+	      expect("its number", taken, seq) &&
+	      expect("the guest abandons a request taken", guest_abandons(&g, seq), 0) &&
+	      expect("served", pvmap_hv_serve(g.hv, 0, &g.area), 0);
+	pvmap_hv_complete(&g.area, taken);
+	ok &= expect("done", g.area.done, seq) &&
+	      expect("PTE written by the request taken", t[0] == val, 1) &&
+	      expect("taken again once done", pvmap_hv_take(g.hv, &g.area, &taken), 0);
+	control(&g, "counts", &answer);
+	ok &= expect("counts say abandoned=1", answer && strstr(answer, " abandoned=1\n") != NULL, 1) &&
+	      audit_clean(&g);
+	free(answer);
+out:
+	shut_down(&g);
+	return ok;
+}
+
 static const struct {
 	const char *name;
 	bool (*fn)(void);
@@ -667,6 +741,7 @@ static const struct {
 	{ "hv_ram_full_refused", test_ram_full_refused },
 	{ "hv_multicall_count_32bit", test_multicall_count_32bit },
 	{ "hv_replay_linear", test_replay_linear },
+	{ "hv_abandoned_not_served", test_abandoned_not_served },
 };
 
 #define NR_TESTS	(sizeof(tests) / sizeof(tests[0]))
