@@ -43,7 +43,7 @@ help:
 	@echo "make soak           mixed load, 100k fuzzed ioctls, repeated hot-unplug (SOAK_SECONDS=120)"
 	@echo "make bench          benchmarks on production kernels, bytes verified: table, JSON, plot, targets"
 	@echo "make guest-kernels  build, fetch or find cached every guest kernel ($(words $(KERNELS)))"
-	@echo "make modules        build guest/pvmap.ko for every guest kernel (W=1, -Werror)"
+	@echo "make modules        build guest/'s modules for every guest kernel (W=1, -Werror)"
 	@echo "make lint           checkpatch --strict and sparse (C=2) on the module"
 	@echo "make unit           user-space unit tests (ASan + UBSan), a short fuzz run"
 	@echo "make fuzz           fuzz the stub's trace and hypercall decoders (FUZZ_SECONDS=300)"
@@ -58,24 +58,24 @@ deps:
 guest-kernels: deps
 	@for k in $(KERNELS); do tools/guest-kernel.sh $$k || exit 1; done
 
-# --- the module, built out of tree for each guest kernel --------------------
-# Sources are copied (mtimes kept) so the kernels do not share objects; the
-# modules are copied out with fresh mtimes, so that the initramfs follows a
-# change of either.
+# --- the modules, built out of tree for each guest kernel ------------------
+# guest/ is copied (mtimes kept, its include links followed) so the kernels
+# do not share objects; the modules are copied out with fresh mtimes, so
+# that the initramfs follows a change of either.
 modules: $(KERNELS:%=$(B)/%/pvmap.ko)
 
 $(B)/%/pvmap.ko: FORCE | deps
 	@mkdir -p $(B)/$*/guest
-	@cp -p guest/Kbuild guest/*.c $(wildcard guest/*.h) $(B)/$*/guest/
-	@ln -sfn $(CURDIR)/include $(B)/$*/guest/include
+	@cp -rpL guest/. $(B)/$*/guest/
 	@kdir=$(call KERNEL_DIR,$*) && \
 		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
 			CONFIG_PVMAP_SELFTEST=m CONFIG_PVMAP_DRM=m CONFIG_PVMAP_TEST_HOOKS=y \
 			W=1 KCFLAGS=-Werror modules
-	@cp $(B)/$*/guest/pvmap.ko $(B)/$*/guest/pvmap_selftest.ko $(B)/$*/
-	@# pvmap_drm.ko where the kernel has DRM (guest/Kbuild)
+	@cp $(B)/$*/guest/pvmap/pvmap.ko $(B)/$*/guest/tests/pvmap_selftest.ko $(B)/$*/
+	@# pvmap_drm.ko where the kernel has DRM (guest/pvmap_drm/Kbuild)
 	@rm -f $(B)/$*/pvmap_drm.ko
-	@if [ -f $(B)/$*/guest/pvmap_drm.ko ]; then cp $(B)/$*/guest/pvmap_drm.ko $(B)/$*/; fi
+	@if [ -f $(B)/$*/guest/pvmap_drm/pvmap_drm.ko ]; then \
+		cp $(B)/$*/guest/pvmap_drm/pvmap_drm.ko $(B)/$*/; fi
 
 # --- guest user space (per arch) and initramfs (per kernel) -------------------
 guests: $(KERNELS:%=$(B)/%/initramfs.cpio)
@@ -143,10 +143,11 @@ $(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arc
 # --- the hypervisor stub --------------------------------------------------------
 STUB_SRC := hypervisor_stub/pvstub.c hypervisor_stub/pvstub_trace.c
 STUB_HDR := $(wildcard hypervisor_stub/*.h) include/pvmap/trace.h
-# guest/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
-CORE_SRC := guest/pvmap_slots.c hypervisor_stub/pvmap_pte_stub.c hypervisor_stub/shim/shim.c
-CORE_HDR := $(wildcard guest/*.h hypervisor_stub/shim/linux/*.h) $(STUB_HDR) $(UAPI)
-CORE_INC := -DPVMAP_PTE_STUB -Ihypervisor_stub/shim -Iinclude -Iguest -Ihypervisor_stub -Itests/unit
+# guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
+CORE_SRC := guest/pvmap/pvmap_slots.c hypervisor_stub/pvmap_pte_stub.c hypervisor_stub/shim/shim.c
+CORE_HDR := $(wildcard guest/pvmap/*.h hypervisor_stub/shim/linux/*.h) $(STUB_HDR) $(UAPI)
+CORE_INC := -DPVMAP_PTE_STUB -Ihypervisor_stub/shim -Iinclude -Iguest/pvmap -Ihypervisor_stub \
+	-Itests/unit
 
 $(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
 	@mkdir -p $(B)/host/stub
@@ -360,11 +361,12 @@ bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench.md && cp $(B)/bench/bench.png docs/bench.png)
 
 # --- the DKMS package, for Debian guests (docs/install.md) ----------------------
-# /usr/src/pvmap-<version>/: guest/'s Kbuild and pvmap.ko's sources, and a
-# copy of what guest/include links to. tools/dkms-check.sh builds it.
+# /usr/src/pvmap-<version>/: the directory guest/pvmap/ (its Kbuild and
+# sources), and a copy of what its include links to. tools/dkms-check.sh
+# builds it.
 DEB := $(B)/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb
 DEB_ROOT := $(B)/deb/root
-DEB_SRC := guest/Kbuild $(filter-out guest/pvmap_selftest.c,$(wildcard guest/*.[ch]))
+DEB_SRC := guest/pvmap/Kbuild $(wildcard guest/pvmap/*.[ch])
 DEB_INC := $(wildcard include/pvmap/*.h include/uapi/*.h)
 DEB_SED := sed -e 's/@PVMAP_VERSION@/$(PVMAP_VERSION)/'
 

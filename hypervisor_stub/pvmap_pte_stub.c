@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* guest/pvmap_pte.h's functions as hypercalls to libpvstub; see pvmap_pte_stub.h. */
+/* guest/pvmap/pvmap_pte.h's functions as hypercalls to libpvstub; see pvmap_pte_stub.h. */
 #include <errno.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The PTE layer of guest/pvmap_pte.h on top of the hypervisor stub, as a
+ * The PTE layer of guest/pvmap/pvmap_pte.h on top of the hypervisor stub, as a
  * paravirtualised guest would have it: outside a batch every operation is
  * its own hypercall; between pvmap_batch_begin() and pvmap_batch_end() they
  * are queued, as Xen's lazy-MMU mode does, and leave as one multicall.

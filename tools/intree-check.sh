@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# intree-check.sh: prove that guest/ and the top-level Kconfig drop into a
-# kernel tree as CONFIG_PVMAP, the way the Kconfig's header describes. Works
+# intree-check.sh: prove that guest/pvmap/ drops into a kernel tree as
+# CONFIG_PVMAP, a plain copy, the way its Kconfig's header describes. Works
 # on a hard-linked copy of the cached i386 source (files it edits are
 # replaced, never written through) and a fresh O= tree; nothing in the cache
 # changes. Prints KTAP.
@@ -17,8 +17,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 cp -al "$src" "$work/src"
 dest=$work/src/drivers/misc/pvmap
 mkdir "$dest"
-cp -rL "$top/guest/." "$dest/"
-cp "$top/Kconfig" "$dest/Kconfig"
+cp -rL "$top/guest/pvmap/." "$dest/"
 sed -i '$a source "drivers/misc/pvmap/Kconfig"' "$work/src/drivers/misc/Kconfig"
 sed -i '$a obj-$(CONFIG_PVMAP) += pvmap/' "$work/src/drivers/misc/Makefile"
 

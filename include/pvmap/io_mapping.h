@@ -121,7 +121,7 @@ pgprot_t pvmap_io_mapping_prot(const struct pvmap_io_mapping *mapping);
 bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
 
 /*
- * The slot core (guest/pvmap_slots.c) and the misuse reports behind the
+ * The slot core (guest/pvmap/pvmap_slots.c) and the misuse reports behind the
  * inline atomic maps below; not for drivers to call.
  */
 void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot);

@@ -15,7 +15,7 @@
  * Empty lines and lines starting with '#' are ignored.
  *
  * The module writes it as the trace event pvmap:pvmap_pte
- * (guest/pvmap_trace_events.h): tracefs's trace file, which starts with
+ * (guest/pvmap/pvmap_trace_events.h): tracefs's trace file, which starts with
  * "# tracer: ", is a trace too. Each event's text after " pvmap_pte: " is
  * "<op> <cpu> <va> <arg>", all four always there, those an operation does
  * not use 0; any other line but comments (a "[LOST n EVENTS]" mark, say)

@@ -56,7 +56,7 @@ class KTAPParse(unittest.TestCase):
 class ConsoleSplats(unittest.TestCase):
     def test_finds_kernel_reports(self):
         reports = [
-            "[    2.1] WARNING: CPU: 0 PID: 1 at guest/pvmap_pci.c:10 pvmap_probe+0x1",
+            "[    2.1] WARNING: CPU: 0 PID: 1 at guest/pvmap/pvmap_pci.c:10 pvmap_probe+0x1",
             "[    2.1] BUG: kernel NULL pointer dereference, address: 00000000",
             "[    2.1] Oops: 0002 [#1] PREEMPT SMP",
             "[    2.1] Kernel panic - not syncing: Fatal exception",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hypervisor stub, and pvmap's slot core (guest/pvmap_slots.c, compiled
+ * The hypervisor stub, and pvmap's slot core (guest/pvmap/pvmap_slots.c, compiled
  * unchanged through hypervisor_stub/shim/) running on it. KTAP output.
  */
 #include <errno.h>
@@ -665,7 +665,7 @@ static int test_core_misuse(void)
 	return ok;
 }
 
-/* The kernel's is in guest/pvmap_io_mapping.c; here it counts what the header refused. */
+/* The kernel's is in guest/pvmap/pvmap_io_mapping.c; here it counts what the header refused. */
 static unsigned int bad_maps;
 
 void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *m, uint64_t offset,

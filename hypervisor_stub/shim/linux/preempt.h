@@ -11,7 +11,7 @@ extern int pvmap_shim_preempt_count[PVMAP_SHIM_NR_CPUS];
 #define preempt_enable()	(pvmap_shim_preempt_count[pvmap_shim_cpu]--)
 
 /*
- * Where the slot core can be interrupted (guest/pvmap_internal.h): a test
+ * Where the slot core can be interrupted (guest/pvmap/pvmap_internal.h): a test
  * sets pvmap_shim_irq_hook to run an "interrupt" there. While it runs,
  * pvmap_shim_in_irq is set (the PTE layer does not batch in interrupts, as
  * the kernel's checks in_task()), and the hook is not re-entered.

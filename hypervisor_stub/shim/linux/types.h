@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Thin stand-ins for the kernel headers guest/pvmap_slots.c includes, so
+ * Thin stand-ins for the kernel headers guest/pvmap/pvmap_slots.c includes, so
  * that file compiles unchanged in user space against the hypervisor stub
  * (the way tools/testing/radix-tree/ builds lib/xarray.c). Only what the
  * slot core uses is here.

@@ -17,7 +17,7 @@
 
 #include <pvmap/io_mapping.h>
 
-#include "pvmap_compat.h"
+#include <pvmap/compat.h>
 #include "pvmap_internal.h"
 
 /*

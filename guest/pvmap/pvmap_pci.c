@@ -36,7 +36,7 @@
 #include <pvmap/kind.h>
 #include <uapi/pvmap.h>
 
-#include "pvmap_compat.h"
+#include <pvmap/compat.h>
 #include "pvmap_internal.h"
 
 #define PVMAP_DRV_NAME		"pvmap"

@@ -58,7 +58,7 @@
 #include <pvmap/io_mapping.h>
 #include <uapi/pvmap_drm.h>
 
-#include "pvmap_compat.h"
+#include <pvmap/compat.h>
 
 #define PVMAP_DRM_NAME		"pvmap_drm"
 
