@@ -15,6 +15,7 @@ KERNELS := i386 x86_64 i386-nohighmem i386-nohighmem-6.12-fixed i386-6.12 x86_64
 	deb-686-pae deb-686 deb-amd64
 arch_of = $(if $(filter x86_64% deb-amd64,$(1)),x86_64,i386)
 B := build
+NPROC := $(shell nproc)
 KERNEL_DIR = $$(tools/guest-kernel.sh $(1))
 
 # Guest programs are static: the initramfs has no libc.
@@ -68,7 +69,7 @@ $(B)/%/pvmap.ko: FORCE | deps
 	@mkdir -p $(B)/$*/guest
 	@cp -rpL guest/. $(B)/$*/guest/
 	@kdir=$(call KERNEL_DIR,$*) && \
-		$(MAKE) -s -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
+		$(MAKE) -s -j$(NPROC) -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
 			CONFIG_PVMAP_SELFTEST=m CONFIG_PVMAP_DRM=m CONFIG_PVMAP_TEST_HOOKS=y \
 			W=1 KCFLAGS=-Werror modules
 	@cp $(B)/$*/guest/pvmap/pvmap.ko $(B)/$*/guest/tests/pvmap_selftest.ko $(B)/$*/

@@ -2864,7 +2864,7 @@ static int test_soak(void)
 /*
  * Atomic maps from hardirq and softirq context (per-CPU hrtimers, tasklets)
  * on every vCPU at 1 kHz or more each, for pvtest.irqload=SECONDS (default
- * 10), while tasks PWRITE, PREAD, mmap and map in the kernel (nested and
+ * 4; make check-full runs a minute), while tasks PWRITE, PREAD, mmap and map in the kernel (nested and
  * range maps): every byte either side wrote is checked, and no slot stays
  * live. Where maps point into a whole-aperture mapping there are no slots
  * for an interrupt to share.
@@ -2895,7 +2895,7 @@ static int test_atomic_map_in_irq(void)
 	unsigned int hard_hz = 0, soft_hz = 0, min_hz;
 	long vcpus, cores;
 	struct device *d;
-	char arg[32] = "10";
+	char arg[32] = "4";
 	int ret;
 
 	scan_devices();
