@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by pvmap_drm's source files; not an interface.
+ * pvmap_drm_drv.c: the display (DISPI registers, then KMS) and the PCI
+ * device; pvmap_drm_gem.c: dumb buffers in VRAM and the copies into it.
+ */
+#ifndef PVMAP_DRM_H
+#define PVMAP_DRM_H
+
+#include <linux/atomic.h>
+#include <linux/container_of.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <drm/drm_connector.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_device.h>
+#include <drm/drm_encoder.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_mm.h>
+#include <drm/drm_plane.h>
+
+struct dentry;
+struct drm_file;
+struct drm_framebuffer;
+struct drm_mode_create_dumb;
+struct drm_rect;
+struct pvmap_io_mapping;
+
+#define PVMAP_DRM_BPP		32
+#define PVMAP_DRM_MAX_WIDTH	8192	/* a line of 32 KiB fits in one chunk */
+#define PVMAP_DRM_MAX_HEIGHT	8192
+
+/**
+ * struct pvmap_drm_stats - what the kernel-side writes cost, for debugfs
+ * @copies: damage copies into VRAM
+ * @bytes: bytes they copied
+ * @maps: maps the engine made for them (pvmap range maps or ioremaps)
+ * @pages: pages those maps covered
+ * @shadow_copies: copies from a buffer the kernel drew into (the fbdev one)
+ */
+struct pvmap_drm_stats {
+	atomic64_t copies;
+	atomic64_t bytes;
+	atomic64_t maps;
+	atomic64_t pages;
+	atomic64_t shadow_copies;
+};
+
+struct pvmap_drm {
+	struct drm_device drm;
+	void __iomem *mmio;
+	resource_size_t vram_base;
+	u64 vram_size;
+	struct pvmap_io_mapping *vram;
+
+	/* the VRAM allocator: one node per dumb buffer */
+	struct mutex mm_lock;
+	struct drm_mm mm;
+
+	struct drm_plane plane;
+	struct drm_crtc crtc;
+	struct drm_encoder encoder;
+	struct drm_connector connector;
+
+	struct pvmap_drm_stats stats;
+	struct dentry *debugfs;
+};
+
+/**
+ * struct pvmap_drm_bo - a dumb buffer in VRAM
+ * @base: the GEM object
+ * @node: its place in VRAM
+ * @shadow: its contents in RAM, once the kernel writes it (vmap, upload)
+ * @whole: the ioremap_whole engine's mapping of it, once used
+ * @lock: serialises the shadow's creation and its copies into VRAM
+ * @pitch: bytes a line, as dumb_create chose it
+ * @height: lines
+ */
+struct pvmap_drm_bo {
+	struct drm_gem_object base;
+	struct drm_mm_node node;
+	u32 pitch;
+	u32 height;
+	void *shadow;
+	void __iomem *whole;
+	struct mutex lock;	/* see above */
+};
+
+static inline struct pvmap_drm *to_pvmap_drm(struct drm_device *drm)
+{
+	return container_of(drm, struct pvmap_drm, drm);
+}
+
+static inline struct pvmap_drm_bo *to_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct pvmap_drm_bo, base);
+}
+
+/* pvmap_drm_gem.c */
+int pvmap_drm_gem_init(struct pvmap_drm *pd);
+void pvmap_drm_debugfs_init(struct pvmap_drm *pd, const char *name);
+int pvmap_drm_dumb_create(struct drm_file *file, struct drm_device *drm,
+			  struct drm_mode_create_dumb *args);
+int pvmap_drm_upload_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int pvmap_drm_bo_info_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
+int pvmap_drm_copy_shadow(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
+			  const struct drm_framebuffer *fb, const struct drm_rect *clip);
+
+#endif /* PVMAP_DRM_H */
