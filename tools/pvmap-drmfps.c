@@ -10,7 +10,9 @@
  *
  * --upload kernel (the default) hands each frame to the kernel
  * (DRM_IOCTL_PVMAP_DRM_UPLOAD), which copies it into VRAM with pvmap_drm's
- * copy engine, set here with --engine; --upload mmap writes VRAM from user
+ * copy engine, set here with --engine (a test build's copy_engine
+ * parameter: a production pvmap_drm has none and copies through pvmap
+ * only); --upload mmap writes VRAM from user
  * space through the write-combining mapping. Frames are the pattern of
  * include/pvmap/pattern.h, a new seed each, or --image's picture (binary
  * PPM, cropped or padded to the mode). --handoff then writes the last
@@ -182,6 +184,11 @@ int main(int argc, char **argv)
 	if (engine) {
 		int p = open(ENGINE_PARAM, O_WRONLY | O_CLOEXEC);
 
+		if (p < 0 && errno == ENOENT) {
+			fprintf(stderr, "pvmap-drmfps: --engine: pvmap_drm has no copy_engine "
+				"(built without CONFIG_PVMAP_TEST_HOOKS)\n");
+			return 1;
+		}
 		if (p < 0 || write(p, engine, strlen(engine)) != (ssize_t)strlen(engine))
 			return die("cannot set " ENGINE_PARAM);
 		close(p);
@@ -253,7 +260,8 @@ int main(int argc, char **argv)
 		ssize_t n = p < 0 ? -1 : read(p, current, sizeof(current) - 1);
 
 		current[n > 0 ? n - 1 : 0] = '\0';
-		engine = current;
+		/* no copy_engine (not a test build): pvmap's, the only engine */
+		engine = p < 0 && errno == ENOENT ? "pvmap" : current;
 		if (p >= 0)
 			close(p);
 	}

@@ -2,13 +2,15 @@
 /*
  * Declarations shared by pvmap_drm's source files; not an interface.
  * pvmap_drm_drv.c: the display (DISPI registers, then KMS) and the PCI
- * device; pvmap_drm_gem.c: dumb buffers in VRAM and the copies into it.
+ * device; pvmap_drm_gem.c: dumb buffers in VRAM and the copies into it;
+ * pvmap_drm_engines.c, in a test build only: the bench's copy engines.
  */
 #ifndef PVMAP_DRM_H
 #define PVMAP_DRM_H
 
 #include <linux/atomic.h>
 #include <linux/container_of.h>
+#include <linux/kconfig.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -72,7 +74,7 @@ struct pvmap_drm {
  * @base: the GEM object
  * @node: its place in VRAM
  * @shadow: its contents in RAM, once the kernel writes it (vmap, upload)
- * @whole: the ioremap_whole engine's mapping of it, once used
+ * @whole: the ioremap_whole engine's mapping of it, once used (a test build's)
  * @lock: serialises the shadow's creation and its copies into VRAM
  * @pitch: bytes a line, as dumb_create chose it
  * @height: lines
@@ -83,7 +85,9 @@ struct pvmap_drm_bo {
 	u32 pitch;
 	u32 height;
 	void *shadow;
+#if IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS)
 	void __iomem *whole;
+#endif
 	struct mutex lock;	/* see above */
 };
 
@@ -96,6 +100,54 @@ static inline struct pvmap_drm_bo *to_bo(struct drm_gem_object *obj)
 {
 	return container_of(obj, struct pvmap_drm_bo, base);
 }
+
+/*
+ * How kernel-side writes reach video memory: pvmap's atomic range maps. A
+ * test build (CONFIG_PVMAP_TEST_HOOKS, as for pvmap's PTE-layer exports)
+ * has the bench's other engines too, chosen with the copy_engine module
+ * parameter (pvmap_drm_engines.c); any other build has neither the
+ * parameter nor their code, and copies through pvmap always.
+ */
+enum pvmap_drm_engine {
+	PVMAP_DRM_ENGINE_PVMAP,		/* pvmap atomic range maps */
+	PVMAP_DRM_ENGINE_IOREMAP_PAGE,	/* ioremap_wc() and iounmap() of each page */
+	PVMAP_DRM_ENGINE_IOREMAP_WHOLE,	/* one ioremap_wc() of the buffer, kept */
+	PVMAP_DRM_ENGINES
+};
+
+#if IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS)
+/* pvmap_drm_engines.c */
+int pvmap_drm_engine(void);
+const char *pvmap_drm_engine_name(int engine);
+void __iomem *pvmap_drm_ioremap(struct pvmap_drm *pd, struct pvmap_drm_bo *bo, int engine,
+				u64 off, unsigned int npages);
+void pvmap_drm_iounmap(int engine, void __iomem *vaddr);
+void pvmap_drm_engines_free(struct pvmap_drm_bo *bo);
+#else
+static inline int pvmap_drm_engine(void)
+{
+	return PVMAP_DRM_ENGINE_PVMAP;
+}
+
+static inline const char *pvmap_drm_engine_name(int engine)
+{
+	return "pvmap";
+}
+
+static inline void __iomem *pvmap_drm_ioremap(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
+					      int engine, u64 off, unsigned int npages)
+{
+	return NULL;
+}
+
+static inline void pvmap_drm_iounmap(int engine, void __iomem *vaddr)
+{
+}
+
+static inline void pvmap_drm_engines_free(struct pvmap_drm_bo *bo)
+{
+}
+#endif
 
 /* pvmap_drm_gem.c */
 int pvmap_drm_gem_init(struct pvmap_drm *pd);

@@ -8,8 +8,8 @@
  * shadow in RAM (the fbdev console's drawing) and copies the damaged
  * rectangle into VRAM through pvmap's atomic range maps, whose PTEs are
  * cleared and flushed at unmap; DRM_IOCTL_PVMAP_DRM_UPLOAD copies user
- * memory through the same maps. The copy_engine parameter swaps in
- * per-page ioremap_wc() or one ioremap_wc() of the buffer, for the bench.
+ * memory through the same maps. A test build has other engines for the
+ * bench beside pvmap's (pvmap_drm_engines.c).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -47,80 +47,30 @@
 /* Pages of one atomic range map: a quarter of a CPU's slots, for the nested. */
 #define PVMAP_DRM_CHUNK_PAGES	(PVMAP_SLOTS_PER_CPU / 4)
 
-/* How kernel-side writes reach video memory (the bench compares them). */
-enum pvmap_drm_engine {
-	PVMAP_DRM_ENGINE_PVMAP,		/* pvmap atomic range maps */
-	PVMAP_DRM_ENGINE_IOREMAP_PAGE,	/* ioremap_wc() and iounmap() of each page */
-	PVMAP_DRM_ENGINE_IOREMAP_WHOLE,	/* one ioremap_wc() of the buffer, kept */
-	PVMAP_DRM_ENGINES
-};
-
-static const char * const pvmap_drm_engine_names[PVMAP_DRM_ENGINES] = {
-	[PVMAP_DRM_ENGINE_PVMAP] = "pvmap",
-	[PVMAP_DRM_ENGINE_IOREMAP_PAGE] = "ioremap_page",
-	[PVMAP_DRM_ENGINE_IOREMAP_WHOLE] = "ioremap_whole",
-};
-
-static int copy_engine = PVMAP_DRM_ENGINE_PVMAP;
-
-static int copy_engine_set(const char *val, const struct kernel_param *kp)
-{
-	int i = sysfs_match_string(pvmap_drm_engine_names, val);
-
-	if (i < 0)
-		return i;
-	WRITE_ONCE(copy_engine, i);
-	return 0;
-}
-
-static int copy_engine_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", pvmap_drm_engine_names[READ_ONCE(copy_engine)]);
-}
-
-static const struct kernel_param_ops copy_engine_ops = {
-	.set = copy_engine_set,
-	.get = copy_engine_get,
-};
-module_param_cb(copy_engine, &copy_engine_ops, NULL, 0644);
-MODULE_PARM_DESC(copy_engine,
-		 "how kernel-side writes reach VRAM: pvmap (default), ioremap_page, ioremap_whole");
-
 /* --- copies into video memory -------------------------------------------- */
 
 /* Faults in a row at one byte before an upload takes it for unreadable. */
 #define PVMAP_DRM_FAULT_RETRIES	4
 
 /*
- * Map @npages pages of @bo from VRAM offset @off with the chosen engine;
- * NULL when the map fails. The unmap takes the same engine and arguments.
+ * Map @npages pages of @bo from VRAM offset @off with @engine; NULL when
+ * the map fails. The unmap takes the same engine and arguments. Engines
+ * other than pvmap's exist only in a test build (pvmap_drm_engines.c).
  */
 static void __iomem *engine_map(struct pvmap_drm *pd, struct pvmap_drm_bo *bo, int engine,
 				u64 off, unsigned int npages)
 {
-	switch (engine) {
-	case PVMAP_DRM_ENGINE_IOREMAP_PAGE:
-		return ioremap_wc(pd->vram_base + off, (size_t)npages << PAGE_SHIFT);
-	case PVMAP_DRM_ENGINE_IOREMAP_WHOLE:
-		if (!bo->whole)
-			bo->whole = ioremap_wc(pd->vram_base + bo->node.start, bo->base.size);
-		return bo->whole ? bo->whole + (off - bo->node.start) : NULL;
-	default:
-		return pvmap_io_mapping_map_atomic_range_wc(pd->vram, off, npages);
-	}
+	if (engine != PVMAP_DRM_ENGINE_PVMAP)
+		return pvmap_drm_ioremap(pd, bo, engine, off, npages);
+	return pvmap_io_mapping_map_atomic_range_wc(pd->vram, off, npages);
 }
 
 static void engine_unmap(int engine, void __iomem *vaddr, unsigned int npages)
 {
-	switch (engine) {
-	case PVMAP_DRM_ENGINE_IOREMAP_PAGE:
-		iounmap(vaddr);
-		break;
-	case PVMAP_DRM_ENGINE_IOREMAP_WHOLE:
-		break;
-	default:
+	if (engine != PVMAP_DRM_ENGINE_PVMAP)
+		pvmap_drm_iounmap(engine, vaddr);
+	else
 		pvmap_io_mapping_unmap_atomic_range(vaddr, npages);
-	}
 }
 
 /**
@@ -197,7 +147,7 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 			       const struct pvmap_drm_src *src, u64 pitch, u64 first,
 			       const struct drm_rect *clip, struct pvmap_drm_cursor *cur)
 {
-	int engine = READ_ONCE(copy_engine);
+	int engine = pvmap_drm_engine();
 	unsigned int chunk = engine == PVMAP_DRM_ENGINE_PVMAP ? PVMAP_DRM_CHUNK_PAGES : 1;
 	u64 base = bo->node.start + first, x0 = (u64)clip->x1 * 4;
 	u64 width = (u64)drm_rect_width(clip) * 4;
@@ -365,8 +315,7 @@ static void pvmap_drm_gem_free(struct drm_gem_object *obj)
 	struct pvmap_drm_bo *bo = to_bo(obj);
 	struct pvmap_drm *pd = to_pvmap_drm(obj->dev);
 
-	if (bo->whole)
-		iounmap(bo->whole);
+	pvmap_drm_engines_free(bo);
 	vfree(bo->shadow);
 	mutex_lock(&pd->mm_lock);
 	if (drm_mm_node_allocated(&bo->node))	/* not when dumb_create found no room */
@@ -647,7 +596,7 @@ static int pvmap_drm_stats_show(struct seq_file *m, void *unused)
 	mutex_unlock(&pd->mm_lock);
 	seq_printf(m, "vram_size: %llu\nvram_used: %llu\nbuffers: %llu\n", pd->vram_size, used,
 		   buffers);
-	seq_printf(m, "engine: %s\n", pvmap_drm_engine_names[READ_ONCE(copy_engine)]);
+	seq_printf(m, "engine: %s\n", pvmap_drm_engine_name(pvmap_drm_engine()));
 	seq_printf(m, "copies: %lld\nbytes: %lld\nmaps: %lld\npages: %lld\nshadow_copies: %lld\n",
 		   atomic64_read(&s->copies), atomic64_read(&s->bytes), atomic64_read(&s->maps),
 		   atomic64_read(&s->pages), atomic64_read(&s->shadow_copies));

@@ -3,9 +3,10 @@
  * pvmap_drm's driver-private ioctls, beside the DRM core's dumb-buffer and
  * KMS ioctls. Frames uploaded with DRM_IOCTL_PVMAP_DRM_UPLOAD reach video
  * memory the way every kernel-side write of pvmap_drm does: through pvmap's
- * atomic maps (or, for comparison, the engine the copy_engine parameter
- * names), straight from user memory, or through the buffer's shadow in RAM
- * when the kernel draws into it too (the fbdev console's buffer).
+ * atomic maps (or, for comparison, the engine a test build's copy_engine
+ * parameter names), straight from user memory, or through the buffer's
+ * shadow in RAM when the kernel draws into it too (the fbdev console's
+ * buffer).
  */
 #ifndef _UAPI_PVMAP_DRM_H
 #define _UAPI_PVMAP_DRM_H
