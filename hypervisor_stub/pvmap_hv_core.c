@@ -229,17 +229,28 @@ bool pvmap_hv_take(struct pvmap_hv *hv, struct pvmap_hv_request *area, uint32_t 
 	*seq = posted;
 	return true;
 abandoned:
-	/* counted once: TAKEN beside ABANDONED marks it seen for any later doorbell */
-	__atomic_store_n(&area->done, posted | PVMAP_HV_ABANDONED | PVMAP_HV_TAKEN,
-			 __ATOMIC_RELAXED);
-	hv->abandoned++;
+	/*
+	 * Counted once: TAKEN beside ABANDONED marks it seen for any later
+	 * doorbell; exchanged, so that it never overwrites a newer request's word.
+	 */
+	done = posted | PVMAP_HV_ABANDONED;
+	if (__atomic_compare_exchange_n(&area->done, &done, done | PVMAP_HV_TAKEN, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		hv->abandoned++;
 	return false;
 }
 
 void pvmap_hv_complete(struct pvmap_hv_request *area, uint32_t seq)
 {
-	/* the results are in place; then the completion: the guest reads them once done == seq */
-	__atomic_store_n(&area->done, seq, __ATOMIC_RELEASE);
+	uint32_t taken = seq | PVMAP_HV_TAKEN;
+
+	/*
+	 * The results are in place; then the completion: the guest reads them
+	 * once done == seq. Only the request this daemon took: the word is the
+	 * daemon's until then, and nothing else may be overwritten by it.
+	 */
+	__atomic_compare_exchange_n(&area->done, &taken, seq, false, __ATOMIC_RELEASE,
+				    __ATOMIC_RELAXED);
 }
 
 static void log_refusal(struct pvmap_hv *hv, unsigned int v, unsigned int op,

@@ -31,8 +31,11 @@ MODULE_PARM_DESC(hygiene,
 		 "x86_64: map through per-CPU slots with clear-on-unmap instead of one whole-aperture mapping (i386 always does)");
 
 #ifdef CONFIG_64BIT
-/* !hygiene, for the inline unmaps, which are not told the mapping. */
-bool pvmap_io_mapping_whole __read_mostly;
+/*
+ * !hygiene, for the inline unmaps, which are not told the mapping; read-only
+ * once pvmap is loaded: no other module can turn clear-on-unmap off.
+ */
+bool pvmap_io_mapping_whole __ro_after_init;
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_whole);
 #endif
 

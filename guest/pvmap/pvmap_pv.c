@@ -159,7 +159,8 @@ static bool pvmap_pv_abandon(struct pvmap_hv_request *req, u32 seq)
 {
 	u32 done = READ_ONCE(req->done);
 
-	if (done == seq || (done & PVMAP_HV_TAKEN))
+	/* owner bits of an older request (a reload after a give-up) are not this one's */
+	if (done == seq || done == (seq | PVMAP_HV_TAKEN))
 		return false;
 	return cmpxchg(&req->done, done, seq | PVMAP_HV_ABANDONED) == done;
 }

@@ -78,7 +78,9 @@ enum pvmap_hv_op {
  * is never served, so a daemon that comes back late writes nothing over
  * what the guest has written natively since. A request taken is the
  * daemon's until @done == @seq. Request numbers are PVMAP_HV_SEQ_MASK's
- * bits.
+ * bits. Both exchanges must be atomic across the guest and the daemon's
+ * process: under QEMU, KVM or multi-threaded TCG (2 or more vCPUs), whose
+ * guest cmpxchg is a host atomic; single-threaded TCG's is not.
  */
 #define PVMAP_HV_TAKEN		0x80000000u
 #define PVMAP_HV_ABANDONED	0x40000000u
