@@ -3203,6 +3203,66 @@ static int test_pv_daemon_garbage(void)
 }
 
 /*
+ * A MiB through the hypervisor at a random free offset (*@off), @tag's
+ * handshake (the host stops or kills pvmap-hv), then the next MiB, whose
+ * first call finds it gone: the channel must be dead, the vCPUs having
+ * waited under 1 s for it in all (*@waited_ms).
+ */
+static int pv_write_across_loss(struct device *d, int fd, const char *tag, uint64_t *off,
+				uint64_t seed, long *waited_ms)
+{
+	struct timespec t0, t1;
+	char text[512];
+	int ret;
+
+	do
+		*off = (random_u64() % (d->info.aperture_size / MIB - 2)) * MIB;
+	while (hits_host_pattern(*off, 2 * MIB));
+	ret = pwrite_pattern(fd, *off, MIB, seed, false);
+	if (!ret && !guest_host_sync(tag))
+		ret = fail("host did not answer %s", tag);
+	if (ret)
+		return ret;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = pwrite_pattern(fd, *off + MIB, MIB, seed + 1, false);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (ret)
+		return ret;
+	guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text));
+	*waited_ms = pv_stat("dead_wait_ms: ");
+	printf("# after %s: a 1 MiB PWRITE took %ld ms; pv: %s\n", tag,
+	       (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000),
+	       strchr(text, '\n') ? (*strchr(text, '\n') = '\0', text) : text);
+	if (!strstr(text, "channel: dead"))
+		return fail("the channel is not marked dead: %s", text);
+	if (*waited_ms < 0 || *waited_ms >= 1000)
+		return fail("the vCPUs waited %ld ms for the lost hypervisor", *waited_ms);
+	return 0;
+}
+
+/* Both MiB of pv_write_across_loss() read back. */
+static int pv_read_back(int fd, uint64_t off, uint64_t seed)
+{
+	uint8_t *check = malloc(2 * MIB);
+	uint64_t done = 0;
+	int ret = 0;
+
+	if (!check || guest_rw(fd, false, off, check, 2 * MIB, &done) || done != 2 * MIB ||
+	    pvmap_pattern_check(check, MIB, seed, off) != MIB ||
+	    pvmap_pattern_check(check + MIB, MIB, seed + 1, off + MIB) != MIB)
+		ret = fail("the bytes written before and after the loss do not read back");
+	free(check);
+	return ret;
+}
+
+/* Nothing the daemon mapped is left mapped: the host audits. */
+static int pv_audit(void)
+{
+	guest_print_live();
+	return guest_host_sync("audit") ? 0 : fail("host did not audit");
+}
+
+/*
  * The hypervisor dies under a live PV guest (the host kills pvmap-hv at
  * handshake "pv-kill"): the next call gives up after PVMAP_PV_TIMEOUT_NS,
  * no vCPU waits for it again (under 1 s of waiting in all), every update
@@ -3212,12 +3272,10 @@ static int test_pv_daemon_garbage(void)
  */
 static int test_pv_daemon_killed(void)
 {
-	char text[512], res[256];
-	struct timespec t0, t1;
+	uint64_t off, seed = random_u64();
 	struct device *d;
-	uint8_t *check;
-	uint64_t off, seed = random_u64(), done = 0;
 	long waited_ms;
+	char res[256];
 	int fd, ret = 0;
 
 	d = pv_ivshmem(&ret);
@@ -3226,36 +3284,9 @@ static int test_pv_daemon_killed(void)
 	fd = open(d->path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return fail("open %s: %s", d->path, strerror(errno));
-	do
-		off = (random_u64() % (d->info.aperture_size / MIB - 2)) * MIB;
-	while (hits_host_pattern(off, 2 * MIB));
-	/* through the daemon: its PTEs in every slot these maps used */
-	ret = pwrite_pattern(fd, off, MIB, seed, false);
-	if (!ret && !guest_host_sync("pv-kill"))
-		ret = fail("host did not kill pvmap-hv");
-	if (ret)
-		goto out;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = pwrite_pattern(fd, off + MIB, MIB, seed + 1, false);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (ret)
-		goto out;
-	guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text));
-	waited_ms = pv_stat("dead_wait_ms: ");
-	printf("# after the kill: a 1 MiB PWRITE took %ld ms; pv: %s\n",
-	       (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000),
-	       strchr(text, '\n') ? (*strchr(text, '\n') = '\0', text) : text);
-	if (!strstr(text, "channel: dead"))
-		ret = fail("the channel is not marked dead: %s", text);
-	else if (waited_ms < 0 || waited_ms >= 1000)
-		ret = fail("the vCPUs waited %ld ms for the dead hypervisor", waited_ms);
-	check = malloc(2 * MIB);
-	if (!ret && (!check || guest_rw(fd, false, off, check, 2 * MIB, &done) ||
-		     done != 2 * MIB ||
-		     pvmap_pattern_check(check, MIB, seed, off) != MIB ||
-		     pvmap_pattern_check(check + MIB, MIB, seed + 1, off + MIB) != MIB))
-		ret = fail("the bytes written before and after the kill do not read back");
-	free(check);
+	ret = pv_write_across_loss(d, fd, "pv-kill", &off, seed, &waited_ms);
+	if (!ret)
+		ret = pv_read_back(fd, off, seed);
 	/* sleepable maps: a pooled window, and a large one made after the death */
 	for (int i = 0; !ret && i < 2; i++) {
 		const char *name = i ? "sleepable1m" : "sleepable4k";
@@ -3264,14 +3295,11 @@ static int test_pv_daemon_killed(void)
 				   sizeof(res)) || strncmp(res, "ok", 2))
 			ret = fail("%s after the kill: %s", name, res);
 	}
-	/* nothing the daemon mapped is left mapped: the host audits */
-	guest_print_live();
-	if (!ret && !guest_host_sync("audit"))
-		ret = fail("host did not audit");
+	if (!ret)
+		ret = pv_audit();
 	if (!ret)
 		printf("# waited %ld ms for the dead hypervisor in all; PWRITE, PREAD and sleepable "
 		       "maps work natively\n", waited_ms);
-out:
 	close(fd);
 	return ret;
 }
@@ -3287,10 +3315,8 @@ out:
  */
 static int test_pv_daemon_stalled(void)
 {
-	uint64_t off, seed = random_u64(), done = 0;
-	char text[512];
+	uint64_t off, seed = random_u64();
 	struct device *d;
-	uint8_t *check;
 	long waited_ms;
 	int fd, ret = 0;
 
@@ -3300,40 +3326,17 @@ static int test_pv_daemon_stalled(void)
 	fd = open(d->path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return fail("open %s: %s", d->path, strerror(errno));
-	do
-		off = (random_u64() % (d->info.aperture_size / MIB - 2)) * MIB;
-	while (hits_host_pattern(off, 2 * MIB));
-	ret = pwrite_pattern(fd, off, MIB, seed, false);
-	if (!ret && !guest_host_sync("pv-stop"))
-		ret = fail("host did not stop pvmap-hv");
-	/* the first map's call is posted to the stopped daemon */
-	if (!ret)
-		ret = pwrite_pattern(fd, off + MIB, MIB, seed + 1, false);
-	if (ret)
-		goto out;
-	guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text));
-	waited_ms = pv_stat("dead_wait_ms: ");
-	if (!strstr(text, "channel: dead"))
-		ret = fail("the channel is not marked dead: %s", text);
-	else if (waited_ms < 0 || waited_ms >= 1000)
-		ret = fail("the vCPUs waited %ld ms for the stopped hypervisor", waited_ms);
+	ret = pv_write_across_loss(d, fd, "pv-stop", &off, seed, &waited_ms);
 	/* the daemon comes back to the request the guest gave up on */
 	if (!ret && !guest_host_sync("pv-cont"))
 		ret = fail("host did not continue pvmap-hv");
-	check = malloc(2 * MIB);
-	if (!ret && (!check || guest_rw(fd, false, off, check, 2 * MIB, &done) ||
-		     done != 2 * MIB ||
-		     pvmap_pattern_check(check, MIB, seed, off) != MIB ||
-		     pvmap_pattern_check(check + MIB, MIB, seed + 1, off + MIB) != MIB))
-		ret = fail("the bytes written before and after the stop do not read back");
-	free(check);
-	guest_print_live();
-	if (!ret && !guest_host_sync("audit"))
-		ret = fail("host did not audit");
+	if (!ret)
+		ret = pv_read_back(fd, off, seed);
+	if (!ret)
+		ret = pv_audit();
 	if (!ret)
 		printf("# waited %ld ms for the stopped hypervisor; its late return changed nothing\n",
 		       waited_ms);
-out:
 	close(fd);
 	return ret;
 }
