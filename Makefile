@@ -8,12 +8,16 @@ PVMAP_CACHE ?= $(HOME)/.cache/pvmap
 export PVMAP_CACHE
 
 ARCHES := i386 x86_64
-# Guest kernels (tools/guest-kernel.sh --list): the project's own debug
-# kernels, Linux 6.12 LTS, NOHIGHMEM i386 kernels (6.12's with docs/upstream/'s
-# fix) and Debian's own.
-KERNELS := i386 x86_64 i386-nohighmem i386-nohighmem-6.12-fixed i386-6.12 x86_64-6.12 \
-	deb-686-pae deb-686 deb-amd64
-arch_of = $(if $(filter x86_64% deb-amd64,$(1)),x86_64,i386)
+# Guest kernels (tools/kernels.list, which guest-kernel.sh and guests.py read
+# too): the project's own debug kernels, Linux 6.12 LTS, NOHIGHMEM i386 kernels
+# (6.12's with docs/upstream/'s fix) and Debian's own. make builds pvmap for
+# its "always" ones.
+KERNEL_LIST := tools/kernels.list
+kernel_field = $(shell awk -F' *[|] *' '!/^\#/ && NF > 1 && $$1 == "$(1)" { print $$$(2) }' \
+	$(KERNEL_LIST))
+KERNELS := $(shell awk -F' *[|] *' '!/^\#/ && NF > 1 && $$4 == "always" { print $$1 }' \
+	$(KERNEL_LIST))
+arch_of = $(call kernel_field,$(1),2)
 B := build
 NPROC := $(shell nproc)
 KERNEL_DIR = $$(tools/guest-kernel.sh $(1))

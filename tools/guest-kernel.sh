@@ -36,8 +36,13 @@ set -euo pipefail
 # Bump when the build steps below change what a cached kernel contains.
 RECIPE=2
 DEBIAN_RECIPE=2
-BUILT_KERNELS="i386 x86_64 i386-nohighmem i386-6.12 x86_64-6.12 i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed"
-DEBIAN_KERNELS="deb-686-pae deb-686 deb-amd64"
+# tools/kernels.list names them (the Makefile and guests.py read it too)
+kernels_made() {
+	awk -F' *[|] *' -v how="$1" '!/^#/ && NF > 1 && $3 == how { printf "%s ", $1 }' \
+		"$(dirname "$0")/kernels.list"
+}
+BUILT_KERNELS=$(kernels_made built)
+DEBIAN_KERNELS=$(kernels_made debian)
 
 name=${1:?usage: guest-kernel.sh KERNEL | --list | --source 6.1|6.12}
 if [ "$name" = --list ]; then

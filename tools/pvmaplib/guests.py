@@ -12,21 +12,20 @@ import os
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-KERNELS = {
-    # name: (arch, HIGHMEM, what it is); the paging levels are the guest's report
-    "i386": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.1"),
-    "x86_64": ("x86_64", "-", "project debug kernel, Linux 6.1"),
-    "i386-nohighmem": ("i386", "NOHIGHMEM", "project debug kernel, Linux 6.1"),
-    "i386-nohighmem-6.12-prod": ("i386", "NOHIGHMEM",
-                                 "project production kernel, Linux 6.12 LTS as released"),
-    "i386-nohighmem-6.12-fixed": ("i386", "NOHIGHMEM", "project production kernel, Linux 6.12 LTS "
-                                  "with docs/upstream/'s kmap_local flush"),
-    "i386-6.12": ("i386", "HIGHMEM64G (PAE)", "project debug kernel, Linux 6.12 LTS"),
-    "x86_64-6.12": ("x86_64", "-", "project debug kernel, Linux 6.12 LTS"),
-    "deb-686-pae": ("i386", "HIGHMEM64G (PAE)", "Debian bookworm linux-image-686-pae"),
-    "deb-686": ("i386", "HIGHMEM4G", "Debian bookworm linux-image-686"),
-    "deb-amd64": ("x86_64", "-", "Debian bookworm linux-image-amd64"),
-}
+def _read_kernels():
+    """tools/kernels.list: name -> (arch, HIGHMEM, what it is, source, modules)."""
+    kernels = {}
+    with open(os.path.join(TOP, "tools", "kernels.list")) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                name, arch, source, modules, highmem, what = (x.strip() for x in line.split("|"))
+                kernels[name] = (arch, highmem, what, source, modules)
+    return kernels
+
+
+# name: (arch, HIGHMEM, what it is, how it is made, when make builds pvmap for it);
+# the paging levels are the guest's report
+KERNELS = _read_kernels()
 
 # name: (kernel, extra tools/run-guest arguments)
 GUESTS = {
@@ -72,7 +71,7 @@ GUESTS = {
         TOP, "build", "deb-686-pae-dkms", "initramfs.cpio")]),
 }
 
-DEBIAN_KERNELS = [k for k in KERNELS if k.startswith("deb-")]
+DEBIAN_KERNELS = [k for k, v in KERNELS.items() if v[3] == "debian"]
 
 
 def arch_of(guest):
