@@ -259,7 +259,7 @@ static void pvmap_pool_release(unsigned int idx)
  */
 static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot, bool *busy)
 {
-	unsigned int idx, i, first;
+	unsigned int idx, first;
 
 	spin_lock(&pvmap_pool.lock);
 	idx = find_first_zero_bit(&pvmap_pool.busy, PVMAP_POOL_WINDOWS);
@@ -276,15 +276,9 @@ static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot,
 	first = idx * PVMAP_POOL_WINDOW_PAGES;
 	/* A lazy-MMU section belongs to one CPU. */
 	preempt_disable();
-	pvmap_batch_begin();
-	for (i = 0; i < npages; i++)
-		pvmap_pte_set(&pvmap_pool.window, first + i, pfn + i, prot);
-	if (unlikely(pvmap_batch_end())) {
+	if (unlikely(pvmap_window_map(&pvmap_pool.window, first, pfn, npages, prot))) {
 		/* refused by the hypervisor: nothing stays mapped */
-		pvmap_batch_begin();
-		for (i = 0; i < npages; i++)
-			pvmap_pte_clear(&pvmap_pool.window, first + i);
-		pvmap_batch_end();
+		pvmap_window_clear(&pvmap_pool.window, first, npages);
 		preempt_enable();
 		pvmap_tlb_flush_all_cpus(&pvmap_pool.window, first, npages);
 		pvmap_pool_release(idx);
@@ -299,7 +293,7 @@ static void __iomem *pvmap_pool_map(u64 pfn, unsigned int npages, pgprot_t prot,
 static bool pvmap_pool_unmap(unsigned long va)
 {
 	unsigned long start = pvmap_pool.window.va;
-	unsigned int idx, i, first, npages;
+	unsigned int idx, first, npages;
 	bool idle, foreign;
 
 	if (va < start || va >= start + PVMAP_POOL_WINDOWS * PVMAP_POOL_WINDOW_SIZE)
@@ -326,10 +320,7 @@ static bool pvmap_pool_unmap(unsigned long va)
 	}
 
 	preempt_disable();
-	pvmap_batch_begin();
-	for (i = 0; i < npages; i++)
-		pvmap_pte_clear(&pvmap_pool.window, first + i);
-	pvmap_batch_end();
+	pvmap_window_clear(&pvmap_pool.window, first, npages);
 	preempt_enable();
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 	pvmap_tlb_flush_all_cpus(&pvmap_pool.window, first, npages);
@@ -341,7 +332,6 @@ static bool pvmap_pool_unmap(unsigned long va)
 static void __iomem *pvmap_large_map(u64 pfn, unsigned int npages, pgprot_t prot)
 {
 	struct pvmap_large_map *lm;
-	unsigned int i;
 
 	lm = kzalloc(sizeof(*lm), GFP_KERNEL);
 	if (!lm)
@@ -351,10 +341,7 @@ static void __iomem *pvmap_large_map(u64 pfn, unsigned int npages, pgprot_t prot
 		return NULL;
 	}
 	preempt_disable();
-	pvmap_batch_begin();
-	for (i = 0; i < npages; i++)
-		pvmap_pte_set(&lm->window, i, pfn + i, prot);
-	if (unlikely(pvmap_batch_end())) {
+	if (unlikely(pvmap_window_map(&lm->window, 0, pfn, npages, prot))) {
 		/* refused by the hypervisor: the window goes, every PTE restored */
 		preempt_enable();
 		pvmap_tlb_flush_all_cpus(&lm->window, 0, npages);
@@ -375,7 +362,6 @@ static void __iomem *pvmap_large_map(u64 pfn, unsigned int npages, pgprot_t prot
 static bool pvmap_large_unmap(unsigned long va)
 {
 	struct pvmap_large_map *lm, *found = NULL;
-	unsigned int i;
 
 	mutex_lock(&pvmap_large_lock);
 	list_for_each_entry(lm, &pvmap_large_list, link) {
@@ -390,10 +376,7 @@ static bool pvmap_large_unmap(unsigned long va)
 		return false;
 
 	preempt_disable();
-	pvmap_batch_begin();
-	for (i = 0; i < found->window.npages; i++)
-		pvmap_pte_clear(&found->window, i);
-	pvmap_batch_end();
+	pvmap_window_clear(&found->window, 0, found->window.npages);
 	preempt_enable();
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, found->window.npages);
 	pvmap_tlb_flush_all_cpus(&found->window, 0, found->window.npages);

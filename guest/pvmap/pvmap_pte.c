@@ -90,10 +90,7 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 	}
 	/* A free slot's PTE is clear; nothing has touched these addresses yet. */
 	preempt_disable();	/* a batch belongs to one CPU */
-	pvmap_batch_begin();
-	for (i = 0; i < npages; i++)
-		pvmap_pte_clear(w, i);
-	ret = pvmap_batch_end();
+	ret = pvmap_window_clear(w, 0, npages);
 	preempt_enable();
 	pvmap_tlb_flush_all_cpus(w, 0, npages);
 	if (ret) {
@@ -126,6 +123,10 @@ void pvmap_window_destroy(struct pvmap_window *w)
 
 	if (!w->area)
 		return;
+	/*
+	 * Not pvmap_window_clear(): only a live PTE is written, and whether
+	 * there was one decides the flush.
+	 */
 	preempt_disable();
 	pvmap_batch_begin();
 	for (i = 0; i < w->npages; i++) {

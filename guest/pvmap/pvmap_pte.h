@@ -15,7 +15,10 @@
 #define PVMAP_PTE_H
 
 #include <linux/pgtable.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
+
+#include "pvmap_internal.h"
 
 /**
  * struct pvmap_window - kernel virtual pages whose PTEs pvmap owns
@@ -73,7 +76,6 @@ void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
 
 #include <pvmap/trace.h>
 
-#include "pvmap_internal.h"
 #include "pvmap_trace_events.h"
 
 /*
@@ -173,5 +175,92 @@ static __always_inline void pvmap_tlb_flush_local(struct pvmap_window *w, unsign
 	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
 }
 #endif /* PVMAP_PTE_STUB */
+
+/*
+ * Ranges: one batch over @npages slots of @w from @first, each page set or
+ * cleared in turn, in both builds. The caller keeps preemption off across
+ * the call (a batch belongs to one CPU). Each page is a point where an
+ * interrupt may land: pvmap_irq_point() is empty in the kernel, where the
+ * slot core's user-space test lands one. Inline, so that the slot core's
+ * single-page map and unmap stay the straight-line code they were.
+ */
+
+/**
+ * pvmap_window_map() - map @npages frames from @pfn at slots @first.. of @w
+ * @w: the window
+ * @first: its first slot to map
+ * @pfn: the frame the first slot maps
+ * @npages: number of slots
+ * @prot: the protection of every PTE
+ *
+ * Return: 0, or the hypervisor's refusal of an update in the batch: some
+ * PTEs may be set, and the caller clears them all (pvmap_window_clear()).
+ */
+static __always_inline int pvmap_window_map(struct pvmap_window *w, unsigned int first,
+					    u64 pfn, unsigned int npages, pgprot_t prot)
+{
+	unsigned int i;
+
+	pvmap_batch_begin();
+	for (i = 0; i < npages; i++) {
+		pvmap_pte_set(w, first + i, pfn + i, prot);
+		pvmap_irq_point();
+	}
+	return pvmap_batch_end();
+}
+
+static __always_inline int __pvmap_window_clear(struct pvmap_window *w, unsigned int first,
+						unsigned int npages, bool flush_local)
+{
+	unsigned int i;
+
+	pvmap_batch_begin();
+	for (i = 0; i < npages; i++) {
+		pvmap_pte_clear(w, first + i);
+		pvmap_irq_point();
+	}
+	if (flush_local) {
+		for (i = 0; i < npages; i++) {
+			pvmap_tlb_flush_local(w, first + i);
+			pvmap_irq_point();
+		}
+	}
+	return pvmap_batch_end();
+}
+
+/**
+ * pvmap_window_clear() - clear slots @first.. of @w, with no invalidation
+ * @w: the window
+ * @first: its first slot to clear
+ * @npages: number of slots
+ *
+ * For slots other CPUs may have used: the caller flushes them everywhere
+ * afterwards (pvmap_tlb_flush_all_cpus()).
+ *
+ * Return: 0, or the hypervisor's refusal of an update in the batch.
+ */
+static __always_inline int pvmap_window_clear(struct pvmap_window *w, unsigned int first,
+					      unsigned int npages)
+{
+	return __pvmap_window_clear(w, first, npages, false);
+}
+
+/**
+ * pvmap_window_clear_local() - clear slots @first.. of @w and flush them here
+ * @w: the window
+ * @first: its first slot to clear
+ * @npages: number of slots
+ *
+ * For slots only this CPU has used: every PTE, then every TLB entry on this
+ * CPU, in one batch (one lazy-MMU section; one multicall on a
+ * paravirtualised MMU, its invalidations after all its updates).
+ *
+ * Return: 0, or the hypervisor's refusal of an update in the batch.
+ */
+static __always_inline int pvmap_window_clear_local(struct pvmap_window *w, unsigned int first,
+						    unsigned int npages)
+{
+	return __pvmap_window_clear(w, first, npages, true);
+}
 
 #endif /* PVMAP_PTE_H */

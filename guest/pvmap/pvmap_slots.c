@@ -102,18 +102,7 @@ void pvmap_slots_exit(void)
 static __always_inline void pvmap_slots_clear(struct pvmap_cpu_slots *s,
 					      const struct pvmap_live_map *m)
 {
-	unsigned int i;
-
-	pvmap_batch_begin();
-	for (i = 0; i < m->npages; i++) {
-		pvmap_pte_clear(&s->window, m->slot + i);
-		pvmap_irq_point();
-	}
-	for (i = 0; i < m->npages; i++) {
-		pvmap_tlb_flush_local(&s->window, m->slot + i);
-		pvmap_irq_point();
-	}
-	pvmap_batch_end();
+	pvmap_window_clear_local(&s->window, m->slot, m->npages);
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
 	pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, m->npages);
 }
@@ -179,12 +168,7 @@ static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npag
 	};
 	pvmap_irq_point();
 
-	pvmap_batch_begin();
-	for (i = 0; i < npages; i++) {
-		pvmap_pte_set(&s->window, top + i, pfn + i, prot);
-		pvmap_irq_point();
-	}
-	if (unlikely(pvmap_batch_end()))
+	if (unlikely(pvmap_window_map(&s->window, top, pfn, npages, prot)))
 		goto refused_by_hypervisor;
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 	pvmap_count(PVMAP_CNT_MAPS);
