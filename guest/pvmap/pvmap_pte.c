@@ -83,8 +83,8 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 	pages = NULL;
 
 	/* From here on the hypervisor's, where there is one: it writes them. */
-	if (static_branch_unlikely(&pvmap_pv_on)) {
-		ret = pvmap_pv_register(w);
+	if (pvmap_backend_active()) {
+		ret = pvmap_backend_window_add(w->va, w->ptes, w->npages);
 		if (ret)
 			goto err_vunmap;
 	}
@@ -139,8 +139,8 @@ void pvmap_window_destroy(struct pvmap_window *w)
 	preempt_enable();
 	if (live)
 		pvmap_tlb_flush_all_cpus(w, 0, w->npages);
-	if (static_branch_unlikely(&pvmap_pv_on))
-		pvmap_pv_unregister(w);
+	if (pvmap_backend_active())
+		pvmap_backend_window_remove(w->va, w->ptes, w->npages);
 	vunmap(w->area);
 	__free_page(w->filler);
 	kfree(w->ptes);
@@ -178,7 +178,7 @@ static void pvmap_flush_range_here(void *info)
 		return;
 	}
 	for (i = 0; i < r->npages; i++)
-		__flush_tlb_one_user(r->start + i * PAGE_SIZE);
+		pvmap_native_flush_one(r->start + i * PAGE_SIZE);
 }
 
 /* Sleepable windows: the holder may have run on any CPU, in any address space. */
@@ -191,13 +191,13 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 	};
 
 	/* The hypervisor's view first: it answers for every vCPU's TLB. */
-	if (static_branch_unlikely(&pvmap_pv_on)) {
+	if (pvmap_backend_active()) {
 		unsigned int i;
 
 		preempt_disable();
 		pvmap_batch_begin();
 		for (i = 0; i < npages; i++)
-			pvmap_pv_invlpg(MMUEXT_INVLPG_ALL, r.start + i * PAGE_SIZE);
+			pvmap_backend_flush_all(r.start + i * PAGE_SIZE);
 		pvmap_batch_end();
 		preempt_enable();
 	}

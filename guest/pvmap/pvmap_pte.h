@@ -64,18 +64,16 @@ bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot);
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
 #else
 /*
- * The kernel build: inline, as mainline's kmap_local is. The primitives
- * are the kernel's own: on a paravirtualised MMU they are pv_ops calls, and
- * inside arch_enter/leave_lazy_mmu_mode() a run of them becomes one
- * multicall. Tracing is the trace event pvmap:pvmap_pte, a static key: a
- * no-op jump until tracefs enables it.
+ * The kernel build: inline, as mainline's kmap_local is. The native
+ * primitives (pvmap_pte_native.h) are the kernel's own: on a
+ * paravirtualised MMU they are pv_ops calls, and inside
+ * arch_enter/leave_lazy_mmu_mode() a run of them becomes one multicall.
+ * Tracing is the trace event pvmap:pvmap_pte, a static key: a no-op jump
+ * until tracefs enables it.
  */
-#include <linux/preempt.h>
-#include <asm/tlbflush.h>
-#include <xen/interface/xen.h>
-
 #include <pvmap/trace.h>
 
+#include "pvmap_pte_native.h"
 #include "pvmap_trace_events.h"
 
 /*
@@ -90,30 +88,94 @@ static __always_inline void pvmap_trace(enum pvmap_trace_op op, unsigned long va
 }
 
 /*
- * With a hypervisor channel (pvmap_pv.c) every PTE write and invalidation
- * below is a request to the hypervisor instead, queued per CPU and sent at
- * a batch's end; natively the static key keeps that out of the way.
+ * The backend, as mm/highmem.c has the arch_kmap_local_*() hooks: its
+ * header defines pvmap_backend_active(), true while the backend takes the
+ * layer's PTE writes and invalidations, and the hooks it fills in, each
+ * #defined to its own name; one it leaves out has the default below. The
+ * operations test pvmap_backend_active() inline (a static key), so the
+ * native path has no call or indirect branch of its own:
+ * - pvmap_backend_set_pte(ptep, pte), pvmap_backend_clear_pte(va, ptep):
+ *   a PTE write, instead of the native one;
+ * - pvmap_backend_flush_local(va): this CPU's TLB entry for @va, instead
+ *   of pvmap_native_flush_one();
+ * - pvmap_backend_flush_all(va): every CPU's, as far as the backend sees
+ *   them, before the layer's IPIs flush each (native: nothing);
+ * - pvmap_backend_batch_begin(), pvmap_backend_batch_end(): a batch, which
+ *   may nest (an interrupt's in the task's); end returns 0 or the first
+ *   refusal of an update in it (native: a lazy-MMU section, task only);
+ * - pvmap_backend_window_add(va, ptes, npages), 0 or a negative errno, and
+ *   pvmap_backend_window_remove(va, ptes, npages): a window's PTEs are the
+ *   backend's from its creation to its destruction (native: nothing).
+ * With a hypervisor channel, pvmap_pv.h is the backend: every operation
+ * below is then a request to the hypervisor.
  */
-DECLARE_STATIC_KEY_FALSE(pvmap_pv_on);
-void pvmap_pv_write(pte_t *ptep, pte_t pte);
-void pvmap_pv_invlpg(unsigned int cmd, unsigned long va);
-void pvmap_pv_begin(void);
-int pvmap_pv_end(void);
-int pvmap_pv_register(struct pvmap_window *w);
-s64 pvmap_pv_ping(void);
-void pvmap_pv_unregister(struct pvmap_window *w);
+#include "pvmap_pv.h"
+
+#ifndef pvmap_backend_active
+static __always_inline bool pvmap_backend_active(void)
+{
+	return false;
+}
+#endif
+#ifndef pvmap_backend_set_pte
+static __always_inline void pvmap_backend_set_pte(pte_t *ptep, pte_t pte)
+{
+	pvmap_native_set_pte(ptep, pte);
+}
+#endif
+#ifndef pvmap_backend_clear_pte
+static __always_inline void pvmap_backend_clear_pte(unsigned long va, pte_t *ptep)
+{
+	pvmap_native_clear_pte(va, ptep);
+}
+#endif
+#ifndef pvmap_backend_flush_local
+static __always_inline void pvmap_backend_flush_local(unsigned long va)
+{
+	pvmap_native_flush_one(va);
+}
+#endif
+#ifndef pvmap_backend_flush_all
+static __always_inline void pvmap_backend_flush_all(unsigned long va)
+{
+}
+#endif
+#ifndef pvmap_backend_batch_begin
+static __always_inline void pvmap_backend_batch_begin(void)
+{
+}
+#endif
+#ifndef pvmap_backend_batch_end
+static __always_inline int pvmap_backend_batch_end(void)
+{
+	return 0;
+}
+#endif
+#ifndef pvmap_backend_window_add
+static __always_inline int pvmap_backend_window_add(unsigned long va, pte_t **ptes,
+						    unsigned int npages)
+{
+	return 0;
+}
+#endif
+#ifndef pvmap_backend_window_remove
+static __always_inline void pvmap_backend_window_remove(unsigned long va, pte_t **ptes,
+							unsigned int npages)
+{
+}
+#endif
 
 /*
  * Updates between begin and end may reach the hypervisor as one batch; the
  * caller keeps preemption off between them (a batch belongs to one CPU).
  * Lazy-MMU sections do not nest (Xen BUG()s), and an interrupt may arrive
  * inside the section of the code it interrupted: natively, batch only in
- * task context (pvmap_pv.c nests its own).
+ * task context (a backend nests its own).
  */
 static __always_inline void pvmap_batch_begin(void)
 {
-	if (static_branch_unlikely(&pvmap_pv_on)) {
-		pvmap_pv_begin();
+	if (pvmap_backend_active()) {
+		pvmap_backend_batch_begin();
 		pvmap_count(PVMAP_CNT_BATCHES);
 		pvmap_trace(PVMAP_TRACE_BEGIN, 0, 0);
 	} else if (in_task()) {
@@ -128,8 +190,8 @@ static __always_inline int pvmap_batch_end(void)
 {
 	int ret = 0;
 
-	if (static_branch_unlikely(&pvmap_pv_on)) {
-		ret = pvmap_pv_end();
+	if (pvmap_backend_active()) {
+		ret = pvmap_backend_batch_end();
 		pvmap_trace(PVMAP_TRACE_END, 0, 0);
 	} else if (in_task()) {
 		arch_leave_lazy_mmu_mode();
@@ -143,20 +205,19 @@ static __always_inline void pvmap_pte_set(struct pvmap_window *w, unsigned int s
 {
 	pte_t pte = pfn_pte(pfn, prot);
 
-	if (static_branch_unlikely(&pvmap_pv_on))
-		pvmap_pv_write(w->ptes[slot], pte);
+	if (pvmap_backend_active())
+		pvmap_backend_set_pte(w->ptes[slot], pte);
 	else
-		set_pte(w->ptes[slot], pte);
+		pvmap_native_set_pte(w->ptes[slot], pte);
 	pvmap_trace(PVMAP_TRACE_SET, pvmap_window_va(w, slot), pte_val(pte));
 }
 
-/* pte_clear() ignores its mm on x86; with PAE it clears the present half first. */
 static __always_inline void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot)
 {
-	if (static_branch_unlikely(&pvmap_pv_on))
-		pvmap_pv_write(w->ptes[slot], __pte(0));
+	if (pvmap_backend_active())
+		pvmap_backend_clear_pte(pvmap_window_va(w, slot), w->ptes[slot]);
 	else
-		pte_clear(NULL, pvmap_window_va(w, slot), w->ptes[slot]);
+		pvmap_native_clear_pte(pvmap_window_va(w, slot), w->ptes[slot]);
 	pvmap_trace(PVMAP_TRACE_CLEAR, pvmap_window_va(w, slot), 0);
 }
 
@@ -165,13 +226,13 @@ static __always_inline bool pvmap_pte_is_clear(const struct pvmap_window *w, uns
 	return pte_none(*w->ptes[slot]);
 }
 
-/* Through the hypervisor: run here once it has acknowledged the invalidation. */
+/* Through a backend: it runs the invalidation here once the hypervisor has acknowledged it. */
 static __always_inline void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 {
-	if (static_branch_unlikely(&pvmap_pv_on))
-		pvmap_pv_invlpg(MMUEXT_INVLPG_LOCAL, pvmap_window_va(w, slot));
+	if (pvmap_backend_active())
+		pvmap_backend_flush_local(pvmap_window_va(w, slot));
 	else
-		__flush_tlb_one_user(pvmap_window_va(w, slot));
+		pvmap_native_flush_one(pvmap_window_va(w, slot));
 	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
 }
 #endif /* PVMAP_PTE_STUB */

@@ -18,7 +18,8 @@
  * Every operation here toggles interrupts: a queue belongs to a CPU, and an
  * interrupt that maps nests its own batch inside the one it interrupted,
  * after sending what that one had queued. Natively none of this runs:
- * pvmap_pte.h's inline operations test the static key pvmap_pv_on.
+ * pvmap_pte.h's inline operations test the static key pvmap_pv_on
+ * (pvmap_backend_active(), pvmap_pv.h) before they call a hook here.
  *
  * The hypervisor is trusted to be alive, not to be sane: every answer is
  * checked (a result is 0 or a negative errno, a count within what was
@@ -37,14 +38,14 @@
 #include <linux/pci.h>
 #include <linux/seq_file.h>
 #include <linux/timekeeping.h>
-#include <asm/tlbflush.h>
 #include <xen/interface/xen.h>
 
 #include <pvmap/hv_abi.h>
 #include <pvmap/io_mapping.h>
 
 #include "pvmap_internal.h"
-#include "pvmap_pte.h"
+#include "pvmap_pte_native.h"
+#include "pvmap_pv.h"
 
 static int pv = -1;
 module_param(pv, int, 0444);
@@ -202,7 +203,10 @@ static int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
 	return pvmap_pv_answer(req);
 }
 
-/* @q's requests, in order, natively: the hypervisor is dead. Interrupts are off. */
+/*
+ * @q's requests, in order, natively: the hypervisor is dead. Interrupts are
+ * off. The PTE layer's native primitives, as it would have run them itself.
+ */
 static void pvmap_pv_native(struct pvmap_pv_queue *q)
 {
 	unsigned int i, j;
@@ -210,14 +214,14 @@ static void pvmap_pv_native(struct pvmap_pv_queue *q)
 	for (i = 0; i < q->nentry; i++) {
 		for (j = q->entry[i].first; j < q->entry[i].first + q->entry[i].count; j++) {
 			if (q->entry[i].op == __HYPERVISOR_mmu_update) {
-				/* pte_clear() clears the present half first under PAE */
+				/* a clear, as the layer's: the present half first under PAE */
 				if (q->upd[j].val)
-					set_pte(q->ptep[j], __pte(q->upd[j].val));
+					pvmap_native_set_pte(q->ptep[j], __pte(q->upd[j].val));
 				else
-					pte_clear(NULL, 0, q->ptep[j]);
+					pvmap_native_clear_pte(0, q->ptep[j]);
 			} else {
 				/* the caller of _ALL flushes the other CPUs itself */
-				__flush_tlb_one_user(q->ext[j].arg1.linear_addr);
+				pvmap_native_flush_one(q->ext[j].arg1.linear_addr);
 			}
 		}
 	}
@@ -275,10 +279,13 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 		if (!q->err)
 			q->err = ret;
 	}
-	/* The hypervisor has acknowledged them: now this vCPU's own TLB. */
+	/*
+	 * The hypervisor has acknowledged them: now this vCPU's own TLB, with
+	 * the layer's flush primitive (the hypervisor cannot reach it).
+	 */
 	for (i = 0; i < q->next; i++) {
 		if (q->ext[i].cmd == MMUEXT_INVLPG_LOCAL)
-			__flush_tlb_one_user(q->ext[i].arg1.linear_addr);
+			pvmap_native_flush_one(q->ext[i].arg1.linear_addr);
 	}
 	goto empty;
 
@@ -425,10 +432,11 @@ s64 pvmap_pv_ping(void)
 EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_ping);
 
 /*
- * (UN)REGISTER @w's first @npages entries, in requests of
- * PVMAP_HV_REGISTER_MAX; *@done: how many the hypervisor took.
+ * (UN)REGISTER the first @npages of the PTEs @ptes of the pages from @va,
+ * in requests of PVMAP_HV_REGISTER_MAX; *@done: how many the hypervisor
+ * took.
  */
-static int pvmap_pv_register_op(struct pvmap_window *w, u32 op, unsigned int npages,
+static int pvmap_pv_register_op(unsigned long va, pte_t **ptes, u32 op, unsigned int npages,
 				unsigned int *done)
 {
 	unsigned int i = 0, n, j;
@@ -444,8 +452,8 @@ static int pvmap_pv_register_op(struct pvmap_window *w, u32 op, unsigned int npa
 		req = pvmap_pv_area(smp_processor_id());
 		req->data[0] = n;
 		for (j = 0; j < n; j++) {
-			req->data[1 + 2 * j] = pvmap_window_va(w, i + j);
-			req->data[2 + 2 * j] = __pa(w->ptes[i + j]);
+			req->data[1 + 2 * j] = va + (i + j) * PAGE_SIZE;
+			req->data[2 + 2 * j] = __pa(ptes[i + j]);
 		}
 		ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), op);
 		if (ret == -EIO && READ_ONCE(pvmap_pv.dead))
@@ -461,24 +469,27 @@ static int pvmap_pv_register_op(struct pvmap_window *w, u32 op, unsigned int npa
 	return ret;
 }
 
-/* All of @w's entries, or none: what was taken before a refusal is given back. */
-int pvmap_pv_register(struct pvmap_window *w)
+/*
+ * A window's PTEs, @ptes of its @npages pages from @va: all of them, or
+ * none (what was taken before a refusal is given back).
+ */
+int pvmap_pv_register(unsigned long va, pte_t **ptes, unsigned int npages)
 {
 	unsigned int done, undone;
-	int ret = pvmap_pv_register_op(w, PVMAP_HV_REGISTER, w->npages, &done);
+	int ret = pvmap_pv_register_op(va, ptes, PVMAP_HV_REGISTER, npages, &done);
 
 	if (ret && done)
-		pvmap_pv_register_op(w, PVMAP_HV_UNREGISTER, done, &undone);
+		pvmap_pv_register_op(va, ptes, PVMAP_HV_UNREGISTER, done, &undone);
 	return ret;
 }
 
-void pvmap_pv_unregister(struct pvmap_window *w)
+void pvmap_pv_unregister(unsigned long va, pte_t **ptes, unsigned int npages)
 {
 	unsigned int done;
-	int ret = pvmap_pv_register_op(w, PVMAP_HV_UNREGISTER, w->npages, &done);
+	int ret = pvmap_pv_register_op(va, ptes, PVMAP_HV_UNREGISTER, npages, &done);
 
 	if (ret)
-		pr_err("pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", w->va, ret);
+		pr_err("pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", va, ret);
 }
 
 static int pvmap_pv_show(struct seq_file *s, void *unused)
