@@ -90,7 +90,7 @@ unsigned int pvmap_slots_live_ranges(int cpu, unsigned long *va, unsigned int *n
 int pvmap_io_mapping_init(void);
 void pvmap_io_mapping_exit(void);
 
-/* The hypervisor channel (pvmap_pv.c): found and brought up before any window. */
+/* The hypervisor channel (pvmap_pv_doorbell.c): found and brought up before any window. */
 int pvmap_pv_init(void);
 void pvmap_pv_exit(void);
 struct pci_dev;
