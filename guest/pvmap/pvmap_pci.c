@@ -464,28 +464,25 @@ static bool qxl_aperture;
 module_param(qxl_aperture, bool, 0444);
 MODULE_PARM_DESC(qxl_aperture, "bind QEMU's qxl (1b36:0100) as an aperture; default 0: left to qxl");
 
-static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+/* A device of @kind for @pdev, with the inode of its user mappings and its number. */
+static struct pvmap_device *pvmap_device_alloc(struct pci_dev *pdev, enum pvmap_kind kind)
 {
-	struct device *dev = &pdev->dev;
 	struct pvmap_device *pvdev;
 	int ret;
 
-	if ((id->driver_data == PVMAP_KIND_STDVGA && !stdvga_aperture) ||
-	    (id->driver_data == PVMAP_KIND_QXL && !qxl_aperture))
-		return -ENODEV;
 	pvdev = kzalloc(sizeof(*pvdev), GFP_KERNEL);
 	if (!pvdev)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	init_rwsem(&pvdev->lock);
 	init_rwsem(&pvdev->mmap_lock);
 	kref_init(&pvdev->ref);
 	pvdev->pdev = pdev;
-	pvdev->kind = id->driver_data;
+	pvdev->kind = kind;
 
 	pvdev->inode = alloc_anon_inode(pvmap_fs_mnt->mnt_sb);
 	if (IS_ERR(pvdev->inode)) {
 		ret = PTR_ERR(pvdev->inode);
-		dev_err(dev, "cannot make the address space of user mappings: %d\n", ret);
+		dev_err(&pdev->dev, "cannot make the address space of user mappings: %d\n", ret);
 		goto err_free;
 	}
 	pvdev->id = ida_alloc(&pvmap_ida, GFP_KERNEL);
@@ -494,17 +491,32 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_free_inode;
 	}
 	snprintf(pvdev->name, sizeof(pvdev->name), PVMAP_DRV_NAME "%d", pvdev->id);
+	return pvdev;
+
+err_free_inode:
+	iput(pvdev->inode);
+err_free:
+	kfree(pvdev);
+	return ERR_PTR(ret);
+}
+
+/*
+ * The aperture BAR of @pvdev's device: its number, base and size in
+ * @pvdev. Return: 0, or -ENODEV (said why) when it has none to bind.
+ */
+static int pvmap_find_aperture(struct pvmap_device *pvdev)
+{
+	struct pci_dev *pdev = pvdev->pdev;
+	struct device *dev = &pdev->dev;
 
 	pvdev->bar = pvmap_aperture_bar(pdev, pvdev->kind);
 	if (pvdev->kind == PVMAP_KIND_IVSHMEM && pvmap_pv_owns(pdev)) {
 		dev_info(dev, "the hypervisor channel, not an aperture\n");
-		ret = -ENODEV;
-		goto err_free_id;
+		return -ENODEV;
 	}
 	if (pvdev->bar < 0 || !(pci_resource_flags(pdev, pvdev->bar) & IORESOURCE_MEM)) {
 		dev_err(dev, "no memory aperture BAR\n");
-		ret = -ENODEV;
-		goto err_free_id;
+		return -ENODEV;
 	}
 	/* a BAR the PCI core could not place: say so, and why it may be */
 	if (!pci_resource_len(pdev, pvdev->bar) ||
@@ -514,35 +526,74 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 			IS_ENABLED(CONFIG_X86_32) && !IS_ENABLED(CONFIG_X86_PAE) ?
 			"no room below 4 GiB, and without PAE nothing above" :
 			"the PCI core found no room for it");
-		ret = -ENODEV;
-		goto err_free_id;
+		return -ENODEV;
 	}
 	pvdev->base = pci_resource_start(pdev, pvdev->bar);
 	pvdev->size = pci_resource_len(pdev, pvdev->bar);
+	return 0;
+}
+
+/*
+ * Enable the device and claim its aperture BAR. Managed by pcim: released
+ * on unbind or on a later probe failure.
+ */
+static int pvmap_claim_aperture(struct pvmap_device *pvdev)
+{
+	struct pci_dev *pdev = pvdev->pdev;
+	int ret;
 
 	ret = pcim_enable_device(pdev);
 	if (ret) {
-		dev_err(dev, "cannot enable device: %d\n", ret);
-		goto err_free_id;
+		dev_err(&pdev->dev, "cannot enable device: %d\n", ret);
+		return ret;
 	}
-	/* Managed by pcim: released on unbind or on a later probe failure. */
 	ret = pci_request_region(pdev, pvdev->bar, PVMAP_DRV_NAME);
-	if (ret) {
-		dev_err(dev, "cannot claim BAR%d: %d\n", pvdev->bar, ret);
-		goto err_free_id;
-	}
+	if (ret)
+		dev_err(&pdev->dev, "cannot claim BAR%d: %d\n", pvdev->bar, ret);
+	return ret;
+}
+
+/* The aperture's io_mapping, with the memory type the kernel granted it. */
+static int pvmap_create_iomap(struct pvmap_device *pvdev)
+{
+	struct device *dev = &pvdev->pdev->dev;
+	int ret;
 
 	pvdev->iomap = pvmap_io_mapping_create_wc(pvdev->base, pvdev->size);
 	if (IS_ERR(pvdev->iomap)) {
 		ret = PTR_ERR(pvdev->iomap);
 		dev_err(dev, "cannot set up the aperture's io_mapping: %d%s\n", ret,
 			ret == -EOVERFLOW ? " (it ends at 4 GiB: too far for 32 bits)" : "");
-		goto err_free_id;
+		return ret;
 	}
 	pvdev->cache_bits = pgprot_val(pvmap_io_mapping_prot(pvdev->iomap)) & _PAGE_CACHE_MASK;
 	if (!pvmap_io_mapping_is_wc(pvdev->iomap))
 		dev_warn(dev, "not write-combining (%s): maps use the type the kernel granted\n",
 			 pat_enabled() ? "already reserved with another memory type" : "no PAT");
+	return 0;
+}
+
+static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct pvmap_device *pvdev;
+	int ret;
+
+	if ((id->driver_data == PVMAP_KIND_STDVGA && !stdvga_aperture) ||
+	    (id->driver_data == PVMAP_KIND_QXL && !qxl_aperture))
+		return -ENODEV;
+	pvdev = pvmap_device_alloc(pdev, id->driver_data);
+	if (IS_ERR(pvdev))
+		return PTR_ERR(pvdev);
+	ret = pvmap_find_aperture(pvdev);
+	if (ret)
+		goto err_free;
+	ret = pvmap_claim_aperture(pvdev);
+	if (ret)
+		goto err_free;
+	ret = pvmap_create_iomap(pvdev);
+	if (ret)
+		goto err_free;
 
 	pvdev->misc.minor = MISC_DYNAMIC_MINOR;
 	pvdev->misc.name = pvdev->name;
@@ -564,11 +615,9 @@ static int pvmap_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_free_iomap:
 	pvmap_io_mapping_free(pvdev->iomap);
-err_free_id:
-	ida_free(&pvmap_ida, pvdev->id);
-err_free_inode:
-	iput(pvdev->inode);
 err_free:
+	ida_free(&pvmap_ida, pvdev->id);
+	iput(pvdev->inode);
 	kfree(pvdev);
 	return ret;
 }

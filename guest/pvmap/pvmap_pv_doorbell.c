@@ -268,6 +268,57 @@ static int pvmap_pv_fail(struct pci_dev *pdev, const char *why, int err)
 	return 0;
 }
 
+/* The first ivshmem-doorbell, with a reference, or NULL. */
+static struct pci_dev *pvmap_pv_find(void)
+{
+	struct pci_dev *pdev = NULL;
+
+	while ((pdev = pci_get_device(PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1110, pdev)))
+		if (pvmap_pv_is_doorbell(pdev))
+			break;
+	return pdev;
+}
+
+/*
+ * Map the channel's doorbell and shared memory and allocate the queues, in
+ * pvmap_pv, and check that the hypervisor serves every possible CPU. What
+ * it set stays set on failure, for pvmap_pv_unmap(). Return: 0, or a
+ * negative errno with *@why.
+ */
+static int pvmap_pv_map(struct pci_dev *pdev, const char **why)
+{
+	struct pvmap_hv_header *hdr;
+
+	pvmap_pv.regs = pci_iomap(pdev, 0, 0);
+	/* ivshmem's shared memory is RAM on the host: mapped cacheable */
+	pvmap_pv.shm = memremap(pci_resource_start(pdev, 2), pci_resource_len(pdev, 2),
+				MEMREMAP_WB);
+	pvmap_pv.queues = alloc_percpu(struct pvmap_pv_queue);
+	if (!pvmap_pv.regs || !pvmap_pv.shm || !pvmap_pv.queues) {
+		*why = "out of memory or address space";
+		return -ENOMEM;
+	}
+	hdr = pvmap_pv.shm;
+	if (num_possible_cpus() > READ_ONCE(hdr->nr_vcpus) ||
+	    pci_resource_len(pdev, 2) < PVMAP_HV_AREA_SIZE * (1 + (u64)num_possible_cpus())) {
+		dev_warn(&pdev->dev, "the hypervisor serves %u vCPUs, this guest has %u\n",
+			 READ_ONCE(hdr->nr_vcpus), num_possible_cpus());
+		*why = "too few vCPUs served";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* What pvmap_pv_map() set, as far as it went. */
+static void pvmap_pv_unmap(struct pci_dev *pdev)
+{
+	free_percpu(pvmap_pv.queues);
+	if (pvmap_pv.shm)
+		memunmap(pvmap_pv.shm);
+	if (pvmap_pv.regs)
+		pci_iounmap(pdev, pvmap_pv.regs);
+}
+
 /*
  * Find and bring up the channel before any window exists, so that every
  * window is registered. Return: 1 with a channel in use; 0 without one,
@@ -276,16 +327,13 @@ static int pvmap_pv_fail(struct pci_dev *pdev, const char *why, int err)
  */
 int pvmap_pv_init(void)
 {
-	struct pci_dev *pdev = NULL;
-	struct pvmap_hv_header *hdr;
+	struct pci_dev *pdev;
 	const char *why;
 	int ret;
 
 	if (!pv)
 		return 0;
-	while ((pdev = pci_get_device(PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1110, pdev)))
-		if (pvmap_pv_is_doorbell(pdev))
-			break;
+	pdev = pvmap_pv_find();
 	if (!pdev) {
 		if (pv > 0)
 			pr_err("pvmap: pv=1 but no hypervisor channel (pvmap-hv's ivshmem-doorbell)\n");
@@ -317,21 +365,9 @@ int pvmap_pv_init(void)
 		ret = pvmap_pv_fail(pdev, "its BAR2 is taken", ret);
 		goto err_release0;
 	}
-	pvmap_pv.regs = pci_iomap(pdev, 0, 0);
-	/* ivshmem's shared memory is RAM on the host: mapped cacheable */
-	pvmap_pv.shm = memremap(pci_resource_start(pdev, 2), pci_resource_len(pdev, 2),
-				MEMREMAP_WB);
-	pvmap_pv.queues = alloc_percpu(struct pvmap_pv_queue);
-	if (!pvmap_pv.regs || !pvmap_pv.shm || !pvmap_pv.queues) {
-		ret = pvmap_pv_fail(pdev, "out of memory or address space", -ENOMEM);
-		goto err_unmap;
-	}
-	hdr = pvmap_pv.shm;
-	if (num_possible_cpus() > READ_ONCE(hdr->nr_vcpus) ||
-	    pci_resource_len(pdev, 2) < PVMAP_HV_AREA_SIZE * (1 + (u64)num_possible_cpus())) {
-		dev_warn(&pdev->dev, "the hypervisor serves %u vCPUs, this guest has %u\n",
-			 READ_ONCE(hdr->nr_vcpus), num_possible_cpus());
-		ret = pvmap_pv_fail(pdev, "too few vCPUs served", -EINVAL);
+	ret = pvmap_pv_map(pdev, &why);
+	if (ret) {
+		ret = pvmap_pv_fail(pdev, why, ret);
 		goto err_unmap;
 	}
 	pvmap_pv.pdev = pdev;
@@ -348,11 +384,7 @@ int pvmap_pv_init(void)
 
 err_unmap:
 	pvmap_pv.pdev = NULL;
-	free_percpu(pvmap_pv.queues);
-	if (pvmap_pv.shm)
-		memunmap(pvmap_pv.shm);
-	if (pvmap_pv.regs)
-		pci_iounmap(pdev, pvmap_pv.regs);
+	pvmap_pv_unmap(pdev);
 	pci_release_region(pdev, 2);
 err_release0:
 	pci_release_region(pdev, 0);
@@ -372,9 +404,7 @@ void pvmap_pv_exit(void)
 	if (!pdev)
 		return;
 	static_branch_disable(&pvmap_pv_on);
-	free_percpu(pvmap_pv.queues);
-	memunmap(pvmap_pv.shm);
-	pci_iounmap(pdev, pvmap_pv.regs);
+	pvmap_pv_unmap(pdev);
 	pci_release_region(pdev, 2);
 	pci_release_region(pdev, 0);
 	pci_disable_device(pdev);
