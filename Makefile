@@ -164,7 +164,7 @@ $(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
 # the daemon: its sockets (pvmap_hv.c) around its request path (HV_SRC)
 HV_SRC := hypervisor_stub/pvmap_hv_core.c
 
-$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c $(HV_SRC) include/pvmap/hv_abi.h \
+$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c $(HV_SRC) include/uapi/pvmap_hv.h \
 		$(B)/host/libpvstub.a $(STUB_HDR)
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(HV_SRC) $(B)/host/libpvstub.a
@@ -188,7 +188,7 @@ $(B)/fuzz/fuzz_decoders: hypervisor_stub/fuzz_decoders.c $(STUB_SRC) $(STUB_HDR)
 
 # pvmap-hv's request path: programs of requests, the model's invariants after each
 $(B)/fuzz/fuzz_hv_requests: hypervisor_stub/fuzz_hv_requests.c $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
-		include/pvmap/hv_abi.h | deps
+		include/uapi/pvmap_hv.h | deps
 	@mkdir -p $(@D)
 	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Ihypervisor_stub \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(HV_SRC) \
@@ -280,7 +280,7 @@ $(B)/unit/test_xen_fidelity_plain: tests/unit/test_xen_fidelity.c tests/unit/kta
 # pvmap-hv's request path as a guest drives it: ASan+UBSan, valgrind, and 32-bit
 # (static, for qemu-i386-static) where a count times a size can wrap
 HV_TEST_DEPS := tests/unit/test_hv_daemon.c tests/unit/ktap.h $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
-	include/pvmap/hv_abi.h
+	include/uapi/pvmap_hv.h
 HV_TEST_SRC := tests/unit/test_hv_daemon.c $(HV_SRC) $(STUB_SRC)
 
 $(B)/unit/test_hv_daemon: $(HV_TEST_DEPS)

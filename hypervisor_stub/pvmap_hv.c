@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvmap-hv: the host side of pvmap's hypercall channel (include/pvmap/hv_abi.h).
+ * pvmap-hv: the host side of pvmap's hypercall channel (include/uapi/pvmap_hv.h).
  *
  *   pvmap-hv --socket PATH --shm PATH [--vcpus N] [--ram PATH] [--control PATH]
  *            [--machine pc|q35] [--max-tables N] [--oneshot]
@@ -61,7 +61,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <pvmap/hv_abi.h>
+#include <uapi/pvmap_hv.h>
 
 #include "pvmap_hv_core.h"
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <pvmap/hv_abi.h>
+#include <uapi/pvmap_hv.h>
 
 #include "pvstub.h"
 
@@ -63,7 +63,7 @@ struct pvmap_hv *pvmap_hv_create(const struct pvmap_hv_config *cfg, void *ram,
 void pvmap_hv_destroy(struct pvmap_hv *hv);
 
 /*
- * Take the request posted in @area (hv_abi.h's PVMAP_HV_TAKEN), as a
+ * Take the request posted in @area (pvmap_hv.h's PVMAP_HV_TAKEN), as a
  * hypervisor must before it serves it: false when there is none to take
  * (@done already says @seq: a repeated doorbell) or when the guest has
  * abandoned it, which is counted and never served. On true, *@seq is the

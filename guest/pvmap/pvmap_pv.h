@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pvmap_pv, the PTE layer's hypervisor backend: with a hypervisor channel
- * (pvmap-hv, include/pvmap/hv_abi.h) every PTE write and invalidation of a
+ * (pvmap-hv, include/uapi/pvmap_hv.h) every PTE write and invalidation of a
  * window is a request to the hypervisor, queued per CPU and sent at a
  * batch's end, and each window's PTEs are the hypervisor's while the
  * window exists. Natively the static key pvmap_pv_on keeps all of it out

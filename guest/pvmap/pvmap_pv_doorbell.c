@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The hypervisor channel of the PTE layer's backend (pvmap_pv.h): pvmap-hv
- * behind QEMU's ivshmem-doorbell (include/pvmap/hv_abi.h), found and
+ * behind QEMU's ivshmem-doorbell (include/uapi/pvmap_hv.h), found and
  * brought up at load, before any window, and the call every request to it
  * is. The requests are the multicall queue's (pvmap_pv_multicall.c) and
  * the registration of windows (pvmap_pv_register.c).
@@ -80,7 +80,7 @@ static int pvmap_pv_answer(struct pvmap_hv_request *req)
 }
 
 /*
- * Give request @seq up, unless the hypervisor has taken it (hv_abi.h): an
+ * Give request @seq up, unless the hypervisor has taken it (pvmap_hv.h): an
  * abandoned request is never served, so nothing it asked for can land
  * after the native writes that follow. True if it is abandoned.
  */
@@ -120,7 +120,7 @@ int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
 		     pvmap_pv_abandon(req, seq)) || waited > 2 * PVMAP_PV_TIMEOUT_NS) {
 			/*
 			 * Taken and never answered: a hypervisor stopped in the
-			 * middle of serving it may still write late (hv_abi.h).
+			 * middle of serving it may still write late (pvmap_hv.h).
 			 */
 			pvmap_pv_died();
 			atomic64_add(waited, &pvmap_pv.dead_wait_ns);

@@ -15,7 +15,7 @@
 #include <linux/types.h>
 #include <xen/interface/xen.h>
 
-#include <pvmap/hv_abi.h>
+#include <uapi/pvmap_hv.h>
 #include <pvmap/io_mapping.h>
 
 #include "pvmap_internal.h"

@@ -28,7 +28,7 @@ from pvmaplib import ktap  # noqa: E402
 HV = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
       os.path.join(TOP, "build", "host", "pvmap-hv")]
 MAGIC, AREA = 0x76687670, 4096
-with open(os.path.join(TOP, "include", "pvmap", "hv_abi.h")) as f:
+with open(os.path.join(TOP, "include", "uapi", "pvmap_hv.h")) as f:
     VERSION = int(re.search(r"#define PVMAP_HV_VERSION\s+(\d+)", f.read()).group(1))
 PING = 1
 SLOT = 4                        # the device's PCI slot on bus 0

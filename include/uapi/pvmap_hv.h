@@ -10,8 +10,8 @@
  *
  * Shared by the daemon and the guest: fixed-size types only, little endian.
  */
-#ifndef PVMAP_HV_ABI_H
-#define PVMAP_HV_ABI_H
+#ifndef _UAPI_PVMAP_HV_H
+#define _UAPI_PVMAP_HV_H
 
 #include <linux/types.h>
 
@@ -103,4 +103,4 @@ struct pvmap_hv_request {
 	__u64 data[(PVMAP_HV_AREA_SIZE - 16) / 8];
 };
 
-#endif /* PVMAP_HV_ABI_H */
+#endif /* _UAPI_PVMAP_HV_H */
