@@ -241,137 +241,195 @@ static void expect_state(struct selftest_ctx *ctx, struct atomic_state base, int
  * clear a PTE another live map uses, and the engine must keep working.
  * Returns the number of WARNs it provoked in "warns=N".
  */
-static int test_misuse(struct selftest_ctx *ctx)
+/* One run of test_misuse: its cases add the WARNs they provoke and what misbehaved. */
+struct misuse_run {
+	struct selftest_ctx *ctx;
+	struct atomic_state base;
+	bool through_slots;
+	int warns, bad;
+};
+
+static void misuse_expect(struct misuse_run *t, int depth, const char *what)
 {
-	bool through_slots = pvmap_io_mapping_clears_on_unmap(ctx->m);
-	void __iomem *a, *b, *maps[PVMAP_MAX_DEPTH];
-	struct atomic_state base = atomic_state();
-	u64 end = ctx->size;
-	int warns = 0, bad = 0, i;
-	size_t n;
+	expect_state(t->ctx, t->base, depth, what, &t->bad);
+}
 
+static void misuse_unbalanced(struct misuse_run *t)
+{
 	pvmap_io_mapping_unmap_atomic((void __iomem *)PAGE_SIZE);	/* unbalanced */
-	warns++;
-	expect_state(ctx, base, 0, "an unbalanced unmap", &bad);
+	t->warns++;
+	misuse_expect(t, 0, "an unbalanced unmap");
 	pvmap_io_mapping_unmap((void __iomem *)PAGE_SIZE);	/* never mapped */
-	warns++;
+	t->warns++;
+}
 
-	/* A pool window unmapped twice: the second is refused, the pool intact. */
-	a = pvmap_io_mapping_map_wc(ctx->m, 0, PAGE_SIZE);
-	if (a && ctx->slots) {
+/* A pool window unmapped twice: the second is refused, the pool intact. */
+static void misuse_pool_double_unmap(struct misuse_run *t)
+{
+	void __iomem *a, *maps[PVMAP_POOL_WINDOWS];
+	int i;
+
+	a = pvmap_io_mapping_map_wc(t->ctx->m, 0, PAGE_SIZE);
+	if (a && t->ctx->slots) {
 		pvmap_io_mapping_unmap(a);
 		pvmap_io_mapping_unmap(a);
-		warns++;
+		t->warns++;
 	} else if (a) {
 		pvmap_io_mapping_unmap(a);	/* whole-aperture mapping: nothing to refuse */
 	}
 	for (i = 0; i < PVMAP_POOL_WINDOWS; i++)
-		maps[i] = pvmap_io_mapping_map_wc(ctx->m, (u64)i * PAGE_SIZE, PAGE_SIZE);
+		maps[i] = pvmap_io_mapping_map_wc(t->ctx->m, (u64)i * PAGE_SIZE, PAGE_SIZE);
 	for (i = 0; i < PVMAP_POOL_WINDOWS; i++) {
-		bad += !maps[i];
+		t->bad += !maps[i];
 		if (maps[i])
 			pvmap_io_mapping_unmap(maps[i]);
 	}
+}
 
-	a = pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
-	b = pvmap_io_mapping_map_atomic_wc(ctx->m, PAGE_SIZE);
-	if (a && b && through_slots) {
-		/* An address no live map returned: nothing changes. */
-		pvmap_io_mapping_unmap_atomic((void __iomem *)PAGE_SIZE);
-		warns++;
-		expect_state(ctx, base, 2, "an unmap of an unknown address", &bad);
-		/* Out of order: a gives back its state, but stays mapped under b. */
-		pvmap_io_mapping_unmap_atomic(a);
-		warns++;
-		expect_state(ctx, base, 1, "an out-of-order unmap", &bad);
-		writel(1, b);
-		writel(2, a);
-		bad += readl(b) != 1 || readl(a) != 2;
-		/* a again: already released, so refused without a change */
-		pvmap_io_mapping_unmap_atomic(a);
-		warns++;
-		expect_state(ctx, base, 1, "a second unmap of a released map", &bad);
-		/* The wrong npages: b is released whole, and a with it. */
-		pvmap_io_mapping_unmap_atomic_range(b, 2);
-		warns++;
-		expect_state(ctx, base, 0, "an unmap with the wrong size", &bad);
-		bad += ctx->slots && (!faults(a) || !faults(b));
+/* Unmaps of the wrong address, out of order, twice, with the wrong size, through slots. */
+static void misuse_slot_unmaps(struct misuse_run *t, void __iomem *a, void __iomem *b)
+{
+	/* An address no live map returned: nothing changes. */
+	pvmap_io_mapping_unmap_atomic((void __iomem *)PAGE_SIZE);
+	t->warns++;
+	misuse_expect(t, 2, "an unmap of an unknown address");
+	/* Out of order: a gives back its state, but stays mapped under b. */
+	pvmap_io_mapping_unmap_atomic(a);
+	t->warns++;
+	misuse_expect(t, 1, "an out-of-order unmap");
+	writel(1, b);
+	writel(2, a);
+	t->bad += readl(b) != 1 || readl(a) != 2;
+	/* a again: already released, so refused without a change */
+	pvmap_io_mapping_unmap_atomic(a);
+	t->warns++;
+	misuse_expect(t, 1, "a second unmap of a released map");
+	/* The wrong npages: b is released whole, and a with it. */
+	pvmap_io_mapping_unmap_atomic_range(b, 2);
+	t->warns++;
+	misuse_expect(t, 0, "an unmap with the wrong size");
+	t->bad += t->ctx->slots && (!faults(a) || !faults(b));
+}
+
+/*
+ * Whole-aperture maps are addresses, as mainline's: an unmap gives back
+ * one map's state whichever it names, and only one with none of this
+ * task's live is refused.
+ */
+static void misuse_whole_unmaps(struct misuse_run *t, void __iomem *a, void __iomem *b)
+{
+	pvmap_io_mapping_unmap_atomic(a);
+	misuse_expect(t, 1, "an out-of-order whole-aperture unmap");
+	pvmap_io_mapping_unmap_atomic(b);
+	misuse_expect(t, 0, "the last whole-aperture unmap");
+	pvmap_io_mapping_unmap_atomic(b);
+	t->warns++;
+	misuse_expect(t, 0, "an unbalanced whole-aperture unmap");
+}
+
+static void misuse_unmaps(struct misuse_run *t)
+{
+	void __iomem *a = pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+	void __iomem *b = pvmap_io_mapping_map_atomic_wc(t->ctx->m, PAGE_SIZE);
+
+	if (a && b && t->through_slots) {
+		misuse_slot_unmaps(t, a, b);
 	} else if (a && b) {
-		/*
-		 * Whole-aperture maps are addresses, as mainline's: an unmap
-		 * gives back one map's state whichever it names, and only
-		 * one with none of this task's live is refused.
-		 */
-		pvmap_io_mapping_unmap_atomic(a);
-		expect_state(ctx, base, 1, "an out-of-order whole-aperture unmap", &bad);
-		pvmap_io_mapping_unmap_atomic(b);
-		expect_state(ctx, base, 0, "the last whole-aperture unmap", &bad);
-		pvmap_io_mapping_unmap_atomic(b);
-		warns++;
-		expect_state(ctx, base, 0, "an unbalanced whole-aperture unmap", &bad);
+		misuse_whole_unmaps(t, a, b);
 	} else {
-		bad++;
+		t->bad++;
 		if (b)
 			pvmap_io_mapping_unmap_atomic(b);
 		if (a)
 			pvmap_io_mapping_unmap_atomic(a);
 	}
+}
 
-	bad += !!pvmap_io_mapping_map_atomic_wc(ctx->m, end);
-	warns++;
-	bad += !!pvmap_io_mapping_map_atomic_range_wc(ctx->m, end - PAGE_SIZE, 2);
-	warns++;
-	bad += !!pvmap_io_mapping_map_atomic_range_wc(ctx->m, 0, 0);
-	warns++;
-	bad += !!pvmap_io_mapping_map_atomic_range_wc(ctx->m, 0, PVMAP_SLOTS_PER_CPU + 1);
-	warns++;
-	bad += !!pvmap_io_mapping_map_atomic_wc(ctx->m, U64_MAX);
-	warns++;
-	expect_state(ctx, base, 0, "refused maps", &bad);
-	bad += !!pvmap_io_mapping_map_wc(ctx->m, end - PAGE_SIZE, 2 * PAGE_SIZE);
-	warns++;
+/* Maps outside the aperture or of no pages: refused, nothing changed. */
+static void misuse_refused_maps(struct misuse_run *t)
+{
+	struct pvmap_io_mapping *m = t->ctx->m;
+	u64 end = t->ctx->size;
 
-	/* One past the documented depth and slots (whole-aperture maps have none). */
-	if (through_slots) {
+	t->bad += !!pvmap_io_mapping_map_atomic_wc(m, end);
+	t->bad += !!pvmap_io_mapping_map_atomic_range_wc(m, end - PAGE_SIZE, 2);
+	t->bad += !!pvmap_io_mapping_map_atomic_range_wc(m, 0, 0);
+	t->bad += !!pvmap_io_mapping_map_atomic_range_wc(m, 0, PVMAP_SLOTS_PER_CPU + 1);
+	t->bad += !!pvmap_io_mapping_map_atomic_wc(m, U64_MAX);
+	t->warns += 5;
+	misuse_expect(t, 0, "refused maps");
+	t->bad += !!pvmap_io_mapping_map_wc(m, end - PAGE_SIZE, 2 * PAGE_SIZE);
+	t->warns++;
+}
+
+/* One past the documented depth and slots (whole-aperture maps have none). */
+static void misuse_past_limits(struct misuse_run *t)
+{
+	void __iomem *a, *maps[PVMAP_MAX_DEPTH];
+	int i;
+
+	if (t->through_slots) {
 		for (i = 0; i < PVMAP_MAX_DEPTH; i++)
-			maps[i] = pvmap_io_mapping_map_atomic_wc(ctx->m, (u64)i << PAGE_SHIFT);
-		bad += !!pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
-		warns++;
-		expect_state(ctx, base, PVMAP_MAX_DEPTH, "a map past the depth", &bad);
+			maps[i] = pvmap_io_mapping_map_atomic_wc(t->ctx->m, (u64)i << PAGE_SHIFT);
+		t->bad += !!pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+		t->warns++;
+		misuse_expect(t, PVMAP_MAX_DEPTH, "a map past the depth");
 		for (i = PVMAP_MAX_DEPTH - 1; i >= 0; i--)
 			if (maps[i])
 				pvmap_io_mapping_unmap_atomic(maps[i]);
 			else
-				bad++;
+				t->bad++;
 	}
-	if (ctx->slots) {
-		a = pvmap_io_mapping_map_atomic_range_wc(ctx->m, 0, PVMAP_SLOTS_PER_CPU);
-		bad += !a;
-		bad += !!pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
-		warns++;
-		expect_state(ctx, base, 1, "a map past the free slots", &bad);
+	if (t->ctx->slots) {
+		a = pvmap_io_mapping_map_atomic_range_wc(t->ctx->m, 0, PVMAP_SLOTS_PER_CPU);
+		t->bad += !a;
+		t->bad += !!pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+		t->warns++;
+		misuse_expect(t, 1, "a map past the free slots");
 		if (a)
 			pvmap_io_mapping_unmap_atomic_range(a, PVMAP_SLOTS_PER_CPU);
 	}
+}
 
-	/* Still works, and nothing is left mapped. */
-	a = pvmap_io_mapping_map_atomic_wc(ctx->m, 0);
+/* Still works, and nothing is left mapped. */
+static void misuse_still_works(struct misuse_run *t)
+{
+	void __iomem *a = pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+
 	if (a) {
 		writel(3, a);
-		bad += readl(a) != 3;
+		t->bad += readl(a) != 3;
 		pvmap_io_mapping_unmap_atomic(a);
-		bad += ctx->slots && !faults(a);
+		t->bad += t->ctx->slots && !faults(a);
 	} else {
-		bad++;
+		t->bad++;
 	}
-	expect_state(ctx, base, 0, "the whole test", &bad);
+	misuse_expect(t, 0, "the whole test");
+}
+
+/* The cases, in order: each starts and ends with no map of this test's live. */
+static void (*const misuse_cases[])(struct misuse_run *t) = {
+	misuse_unbalanced, misuse_pool_double_unmap, misuse_unmaps, misuse_refused_maps,
+	misuse_past_limits, misuse_still_works,
+};
+
+static int test_misuse(struct selftest_ctx *ctx)
+{
+	struct misuse_run t = {
+		.ctx = ctx, .base = atomic_state(),
+		.through_slots = pvmap_io_mapping_clears_on_unmap(ctx->m),
+	};
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(misuse_cases); i++)
+		misuse_cases[i](&t);
 	n = strlen(ctx->result);
-	if (bad && !strncmp(ctx->result, "fail", 4))
-		return snprintf(ctx->result + n, RESULT_LEN - n, " (%d) warns=%d", bad, warns);
-	if (bad)
-		return result(ctx, "fail: %d misuse cases misbehaved warns=%d", bad, warns);
+	if (t.bad && !strncmp(ctx->result, "fail", 4))
+		return snprintf(ctx->result + n, RESULT_LEN - n, " (%d) warns=%d", t.bad, t.warns);
+	if (t.bad)
+		return result(ctx, "fail: %d misuse cases misbehaved warns=%d", t.bad, t.warns);
 	return result(ctx, "ok warns=%d preempt_count=%d restored after every refused call",
-		      warns, base.preempt);
+		      t.warns, t.base.preempt);
 }
 
 /*
