@@ -146,31 +146,37 @@ $(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arc
 	@$(B)/host/gen_init_cpio $(B)/$*/initramfs.list >$@
 
 # --- the hypervisor stub --------------------------------------------------------
-STUB_SRC := hypervisor_stub/pvstub.c hypervisor_stub/pvstub_trace.c
-STUB_HDR := $(wildcard hypervisor_stub/*.h) include/pvmap/trace.h
+# hypervisor_stub/: the model library (libpvstub/) and the daemon (pvmap-hv/);
+# the slot core's shims and test backend are tests/unit/slot_core/, the fuzzers tests/fuzz/
+MODEL := hypervisor_stub/libpvstub
+DAEMON := hypervisor_stub/pvmap-hv
+SLOT_CORE := tests/unit/slot_core
+STUB_INC := -I$(MODEL) -I$(DAEMON)
+STUB_SRC := $(MODEL)/pvstub.c $(MODEL)/pvstub_trace.c
+STUB_HDR := $(wildcard $(MODEL)/*.h $(DAEMON)/*.h) include/pvmap/trace.h
 # guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
-CORE_SRC := guest/pvmap/pvmap_slots.c hypervisor_stub/pvmap_pte_stub.c hypervisor_stub/shim/shim.c
-CORE_HDR := $(wildcard guest/pvmap/*.h hypervisor_stub/shim/linux/*.h) $(STUB_HDR) $(UAPI)
-CORE_INC := -DPVMAP_PTE_STUB -Ihypervisor_stub/shim -Iinclude -Iguest/pvmap -Ihypervisor_stub \
+CORE_SRC := guest/pvmap/pvmap_slots.c $(SLOT_CORE)/pvmap_pte_stub.c $(SLOT_CORE)/shim/shim.c
+CORE_HDR := $(wildcard guest/pvmap/*.h $(SLOT_CORE)/*.h $(SLOT_CORE)/shim/linux/*.h) $(STUB_HDR) $(UAPI)
+CORE_INC := -DPVMAP_PTE_STUB -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLOT_CORE) $(STUB_INC) \
 	-Itests/unit
 
 $(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
 	@mkdir -p $(B)/host/stub
-	gcc $(HOST_CFLAGS) -Ihypervisor_stub -c hypervisor_stub/pvstub.c -o $(B)/host/stub/pvstub.o
-	gcc $(HOST_CFLAGS) -Ihypervisor_stub -c hypervisor_stub/pvstub_trace.c \
+	gcc $(HOST_CFLAGS) $(STUB_INC) -c $(MODEL)/pvstub.c -o $(B)/host/stub/pvstub.o
+	gcc $(HOST_CFLAGS) $(STUB_INC) -c $(MODEL)/pvstub_trace.c \
 		-o $(B)/host/stub/pvstub_trace.o
 	ar rcs $@ $(B)/host/stub/pvstub.o $(B)/host/stub/pvstub_trace.o
 
 # the daemon: its sockets (pvmap_hv.c) around its request path (HV_SRC)
-HV_SRC := hypervisor_stub/pvmap_hv_core.c
+HV_SRC := $(DAEMON)/pvmap_hv_core.c
 
-$(B)/host/pvmap-hv: hypervisor_stub/pvmap_hv.c $(HV_SRC) include/uapi/pvmap_hv.h \
+$(B)/host/pvmap-hv: $(DAEMON)/pvmap_hv.c $(HV_SRC) include/uapi/pvmap_hv.h \
 		$(B)/host/libpvstub.a $(STUB_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(HV_SRC) $(B)/host/libpvstub.a
+	gcc $(HOST_CFLAGS) $(STUB_INC) -o $@ $< $(HV_SRC) $(B)/host/libpvstub.a
 
 $(B)/host/pvstub-replay: tools/pvstub-replay.c $(B)/host/libpvstub.a $(STUB_HDR)
-	gcc $(HOST_CFLAGS) -Ihypervisor_stub -o $@ $< $(B)/host/libpvstub.a
+	gcc $(HOST_CFLAGS) $(STUB_INC) -o $@ $< $(B)/host/libpvstub.a
 
 # Kernel C needs GNU C (statement expressions): gnu11 for the shimmed build.
 $(B)/unit/test_stub: tests/unit/test_stub.c $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
@@ -181,16 +187,16 @@ $(B)/unit/test_stub_plain: tests/unit/test_stub.c $(STUB_SRC) $(CORE_SRC) $(CORE
 	@mkdir -p $(@D)
 	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CORE_INC) -o $@ $< $(STUB_SRC) $(CORE_SRC)
 
-$(B)/fuzz/fuzz_decoders: hypervisor_stub/fuzz_decoders.c $(STUB_SRC) $(STUB_HDR) | deps
+$(B)/fuzz/fuzz_decoders: tests/fuzz/fuzz_decoders.c $(STUB_SRC) $(STUB_HDR) | deps
 	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Ihypervisor_stub \
+	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude $(STUB_INC) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(STUB_SRC)
 
 # pvmap-hv's request path: programs of requests, the model's invariants after each
-$(B)/fuzz/fuzz_hv_requests: hypervisor_stub/fuzz_hv_requests.c $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
+$(B)/fuzz/fuzz_hv_requests: tests/fuzz/fuzz_hv_requests.c $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
 		include/uapi/pvmap_hv.h | deps
 	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude -Ihypervisor_stub \
+	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Iinclude $(STUB_INC) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(HV_SRC) \
 		$(STUB_SRC)
 
@@ -198,10 +204,10 @@ FUZZ_SECONDS ?= 300
 fuzz: $(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_hv_requests $(B)/fuzz/fuzz_audit
 	@mkdir -p $(B)/fuzz/corpus
 	$(B)/fuzz/fuzz_decoders -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		$(B)/fuzz/corpus hypervisor_stub/fuzz_seeds
+		$(B)/fuzz/corpus tests/fuzz/fuzz_seeds
 	@mkdir -p $(B)/fuzz/corpus-hv
 	$(B)/fuzz/fuzz_hv_requests -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		$(B)/fuzz/corpus-hv hypervisor_stub/fuzz_seeds_hv
+		$(B)/fuzz/corpus-hv tests/fuzz/fuzz_seeds_hv
 	@mkdir -p $(B)/fuzz/corpus-audit
 	$(B)/fuzz/fuzz_audit -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(B)/fuzz/corpus-audit tools/audit/fuzz_seeds
@@ -270,12 +276,12 @@ $(B)/unit/test_pattern_plain: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI
 # libpvstub against Xen's own behaviour, one test per behaviour
 $(B)/unit/test_xen_fidelity: tests/unit/test_xen_fidelity.c tests/unit/ktap.h $(STUB_SRC) $(STUB_HDR)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) -Ihypervisor_stub -Itests/unit -o $@ $< $(STUB_SRC)
+	gcc $(SAN_CFLAGS) $(STUB_INC) -Itests/unit -o $@ $< $(STUB_SRC)
 
 $(B)/unit/test_xen_fidelity_plain: tests/unit/test_xen_fidelity.c tests/unit/ktap.h $(STUB_SRC) \
 		$(STUB_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g -Ihypervisor_stub -Itests/unit -o $@ $< $(STUB_SRC)
+	gcc $(HOST_CFLAGS) -g $(STUB_INC) -Itests/unit -o $@ $< $(STUB_SRC)
 
 # pvmap-hv's request path as a guest drives it: ASan+UBSan, valgrind, and 32-bit
 # (static, for qemu-i386-static) where a count times a size can wrap
@@ -285,15 +291,15 @@ HV_TEST_SRC := tests/unit/test_hv_daemon.c $(HV_SRC) $(STUB_SRC)
 
 $(B)/unit/test_hv_daemon: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) -Ihypervisor_stub -Itests/unit -o $@ $(HV_TEST_SRC)
+	gcc $(SAN_CFLAGS) $(STUB_INC) -Itests/unit -o $@ $(HV_TEST_SRC)
 
 $(B)/unit/test_hv_daemon_plain: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g -Ihypervisor_stub -Itests/unit -o $@ $(HV_TEST_SRC)
+	gcc $(HOST_CFLAGS) -g $(STUB_INC) -Itests/unit -o $@ $(HV_TEST_SRC)
 
 $(B)/unit/test_hv_daemon32: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
-	gcc -m32 -static $(HOST_CFLAGS) -Ihypervisor_stub -Itests/unit -o $@ $(HV_TEST_SRC)
+	gcc -m32 -static $(HOST_CFLAGS) $(STUB_INC) -Itests/unit -o $@ $(HV_TEST_SRC)
 
 UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
 	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/unit/test_xen_fidelity \

@@ -53,7 +53,7 @@ void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot,
 #ifdef PVMAP_PTE_STUB
 /*
  * The user-space build: the hypervisor stub's backend stands in
- * (hypervisor_stub/pvmap_pte_stub.c), one hypercall per operation or one
+ * (tests/unit/slot_core/pvmap_pte_stub.c), one hypercall per operation or one
  * multicall per batch.
  */
 void pvmap_batch_begin(void);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvmap-hv's request path (hypervisor_stub/pvmap_hv_core.c) as a guest
+ * pvmap-hv's request path (hypervisor_stub/pvmap-hv/pvmap_hv_core.c) as a guest
  * drives it: HELLO, REGISTER and multicalls in a request area, the guest's
  * RAM as QEMU's RAM file lays it out. Each test is one finding of a review
  * of the daemon, checked the way Xen's PV MMU behaves (xen/arch/x86/mm.c):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The hypervisor stub, and pvmap's slot core (guest/pvmap/pvmap_slots.c, compiled
- * unchanged through hypervisor_stub/shim/) running on it. KTAP output.
+ * unchanged through tests/unit/slot_core/shim/) running on it. KTAP output.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -88,15 +88,17 @@ def kernel_dir(kernel):
 # make check boots these with the whole suite, within its budget (docs/testing.md):
 # Debian's production kernels, the project's i386 debug kernel on four vCPUs (the
 # microscope: lockdep, DEBUG_PAGEALLOC, kmemleak), 6.12 with the upstream
-# fix, PV through pvmap-hv, pvmap_drm.
+# fix, PV through pvmap-hv on Debian's 686-pae, pvmap_drm.
 CHECK = ["i386-smp4", "deb-686-pae", "deb-686", "deb-amd64", "deb-amd64-hygiene",
-         "i386-nohighmem-6.12-fixed", "i386-pv", "i386-drm"]
+         "i386-nohighmem-6.12-fixed", "deb-686-pae-pv", "i386-drm"]
 
 # make check-full adds these: the project's other kernels and variants
 CHECK_FULL = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
-              "x86_64-6.12", "x86_64-hygiene-pv", "i386-nohighmem-pv", "x86_64-drm"]
-# the PV guests on Debian's production kernels
-CHECK_FULL_PV = ["deb-686-pae-pv", "deb-amd64-hygiene-pv"]
+              "x86_64-6.12", "i386-pv", "x86_64-hygiene-pv", "i386-nohighmem-pv", "x86_64-drm"]
+# the PV guest on Debian's amd64 kernel
+CHECK_FULL_PV = ["deb-amd64-hygiene-pv"]
+# and pv_daemon_stalled alone in these (make check: in deb-686-pae-pv)
+CHECK_FULL_STALLED = ["i386-pv", "deb-amd64-hygiene-pv"]
 # and pvmap_drm's tests on Debian's production kernels
 CHECK_FULL_DRM = ["deb-686-pae-drm", "deb-amd64-drm"]
 # and the upstream kmap_local bug on 6.12 as released (the expected failure)
