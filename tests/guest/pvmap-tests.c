@@ -3240,6 +3240,20 @@ static int pv_write_across_loss(struct device *d, int fd, const char *tag, uint6
 	return 0;
 }
 
+/* The PV guest's ivshmem aperture, opened: 0, or what the test returns (a skip, a failure). */
+static int pv_open_aperture(struct device **d, int *fd)
+{
+	int ret = 0;
+
+	*d = pv_ivshmem(&ret);
+	if (!*d)
+		return ret;	/* a skip outside a PV guest, or a failure */
+	*fd = open((*d)->path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return fail("open %s: %s", (*d)->path, strerror(errno));
+	return 0;
+}
+
 /* Both MiB of pv_write_across_loss() read back. */
 static int pv_read_back(int fd, uint64_t off, uint64_t seed)
 {
@@ -3276,14 +3290,11 @@ static int test_pv_daemon_killed(void)
 	struct device *d;
 	long waited_ms;
 	char res[256];
-	int fd, ret = 0;
+	int fd = -1, ret;
 
-	d = pv_ivshmem(&ret);
-	if (!d)
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
 		return ret;
-	fd = open(d->path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open %s: %s", d->path, strerror(errno));
 	ret = pv_write_across_loss(d, fd, "pv-kill", &off, seed, &waited_ms);
 	if (!ret)
 		ret = pv_read_back(fd, off, seed);
@@ -3318,14 +3329,11 @@ static int test_pv_daemon_stalled(void)
 	uint64_t off, seed = random_u64();
 	struct device *d;
 	long waited_ms;
-	int fd, ret = 0;
+	int fd = -1, ret;
 
-	d = pv_ivshmem(&ret);
-	if (!d)
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
 		return ret;
-	fd = open(d->path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open %s: %s", d->path, strerror(errno));
 	ret = pv_write_across_loss(d, fd, "pv-stop", &off, seed, &waited_ms);
 	/* the daemon comes back to the request the guest gave up on */
 	if (!ret && !guest_host_sync("pv-cont"))
