@@ -329,9 +329,8 @@ static void pvmap_drm_gem_free(struct drm_gem_object *obj)
 
 /*
  * The kernel's view of a buffer (the fbdev helper's) is its shadow in RAM;
- * what the kernel draws there reaches VRAM as the framebuffer's damage
- * (drm_atomic_helper_dirtyfb(), then the plane's atomic_update), never
- * through a mapping of VRAM.
+ * what the kernel draws there reaches VRAM through the framebuffer's dirty
+ * callback, never through a mapping of VRAM.
  */
 static int pvmap_drm_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 {
@@ -352,7 +351,7 @@ static int pvmap_drm_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 
 static void pvmap_drm_gem_vunmap(struct drm_gem_object *obj, struct iosys_map *map)
 {
-	/* the shadow stays until the buffer goes: the damage is copied from it */
+	/* the shadow stays until the buffer goes: the dirty callback copies from it */
 }
 
 static const struct drm_gem_object_funcs pvmap_drm_gem_funcs = {
