@@ -8,32 +8,34 @@ PVMAP_CACHE ?= $(HOME)/.cache/pvmap
 export PVMAP_CACHE
 
 ARCHES := i386 x86_64
-# Guest kernels (tools/kernels.list, which guest-kernel.sh and guests.py read
+# Guest kernels (tools/host/kernels.list, which guest-kernel.sh and guests.py read
 # too): the project's own debug kernels, Linux 6.12 LTS, NOHIGHMEM i386 kernels
 # (6.12's with docs/upstream/'s fix) and Debian's own. make builds pvmap for
-# its "always" ones.
-KERNEL_LIST := tools/kernels.list
+# its "check" ones (make check-full, demo and bench build the rest when they
+# need them).
+KERNEL_LIST := tools/host/kernels.list
 kernel_field = $(shell awk -F' *[|] *' '!/^\#/ && NF > 1 && $$1 == "$(1)" { print $$$(2) }' \
 	$(KERNEL_LIST))
-KERNELS := $(shell awk -F' *[|] *' '!/^\#/ && NF > 1 && $$4 == "always" { print $$1 }' \
+KERNELS := $(shell awk -F' *[|] *' '!/^\#/ && NF > 1 && $$4 == "check" { print $$1 }' \
 	$(KERNEL_LIST))
+ALL_KERNELS := $(shell awk -F' *[|] *' '!/^\#/ && NF > 1 { print $$1 }' $(KERNEL_LIST))
 arch_of = $(call kernel_field,$(1),2)
 B := build
 NPROC := $(shell nproc)
-KERNEL_DIR = $$(tools/guest-kernel.sh $(1))
+KERNEL_DIR = $$(tools/host/guest-kernel.sh $(1))
 
 # Guest programs are static: the initramfs has no libc.
-GUEST_CFLAGS := -static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itests/guest
+GUEST_CFLAGS := -static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itests/include -Itests/guest
 GUEST_CC_i386 := gcc -m32
 GUEST_CC_x86_64 := gcc -m64
-HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Iinclude
+HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -Itests/include
 SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
 # the kernel's DRM uapi headers as libdrm-dev installs them (pkg-config --cflags libdrm)
 DRM_CFLAGS := -I/usr/include/libdrm
-UAPI := include/uapi/pvmap.h include/pvmap/pattern.h include/pvmap/kind.h
+UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h
 
 .PHONY: all help deps guest-kernels modules guests host lint unit check check-full demo bench \
 	soak fuzz \
@@ -55,13 +57,13 @@ help:
 	@echo "make deb            build/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb, for Debian guests (DKMS)"
 	@echo "make deps           install the Debian packages (root)"
 	@echo "make clean          remove build/; make clean-cache removes $(PVMAP_CACHE)"
-	@echo "tools/run-guest --help   boot one guest by hand (one test, interactive, ...)"
+	@echo "tools/host/run-guest --help   boot one guest by hand (one test, interactive, ...)"
 
 deps:
 	@tools/deps.sh
 
 guest-kernels: deps
-	@for k in $(KERNELS); do tools/guest-kernel.sh $$k || exit 1; done
+	@for k in $(KERNELS); do tools/host/guest-kernel.sh $$k || exit 1; done
 
 # --- the modules, built out of tree for each guest kernel ------------------
 # guest/ is copied (mtimes kept, its include links followed) so the kernels
@@ -103,7 +105,7 @@ $(B)/%/pvmap-drm-tests: tests/guest/pvmap-drm-tests.c $(GUEST_LIB) $(UAPI) inclu
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tests/guest/guest.c
 
 # the libdrm client: static, as every guest program (libdrm-dev ships libdrm.a)
-$(B)/%/pvmap-drmfps: tools/pvmap-drmfps.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h | deps
+$(B)/%/pvmap-drmfps: tools/guest/pvmap-drmfps.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tests/guest/guest.c -ldrm
 
@@ -111,14 +113,14 @@ $(B)/%/pvmap-bench: tests/guest/pvmap-bench.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
-$(B)/%/pvmapctl: tools/pvmapctl.c $(UAPI) | deps
+$(B)/%/pvmapctl: tools/guest/pvmapctl.c $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $<
 
 # Debian's headers have no usr/gen_init_cpio: one host build from the source.
 $(B)/host/gen_init_cpio: | deps
 	@mkdir -p $(@D)
-	@src=$$(tools/guest-kernel.sh --source 6.1 | tail -n 1) && \
+	@src=$$(tools/host/guest-kernel.sh --source 6.1 | tail -n 1) && \
 		gcc -O2 -o $@ $$src/usr/gen_init_cpio.c
 
 USER_PROGS = $(foreach p,init pvmap-tests pvmap-demo pvmapctl pvmap-bench pvmap-drm-tests \
@@ -126,7 +128,7 @@ USER_PROGS = $(foreach p,init pvmap-tests pvmap-demo pvmapctl pvmap-bench pvmap-
 deb_arch = $(if $(filter x86_64,$(1)),amd64,i386)
 
 .SECONDEXPANSION:
-$(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arch_of,$$*)) \
+$(B)/%/initramfs.cpio: tools/host/initramfs.list $$(call USER_PROGS,$$(call arch_of,$$*)) \
 		$(B)/%/pvmap.ko $(B)/host/gen_init_cpio
 	@sed -e 's|@ARCHDIR@|$(B)/$(call arch_of,$*)|' -e 's|@KDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
 	@# a kernel with DRM: pvmap_drm, its tests and Debian's modetest with its libraries
@@ -134,7 +136,7 @@ $(B)/%/initramfs.cpio: tools/guest/initramfs.list $$(call USER_PROGS,$$(call arc
 		echo "file /lib/modules/pvmap_drm.ko $(B)/$*/pvmap_drm.ko 0644 0 0" && \
 		echo "file /bin/pvmap-drm-tests $(B)/$(call arch_of,$*)/pvmap-drm-tests 0755 0 0" && \
 		echo "file /bin/pvmap-drmfps $(B)/$(call arch_of,$*)/pvmap-drmfps 0755 0 0" && \
-		tools/guest/debian-userland.sh $(call deb_arch,$(call arch_of,$*)) && \
+		tools/host/debian-userland.sh $(call deb_arch,$(call arch_of,$*)) && \
 		kdir=$(call KERNEL_DIR,$*) && \
 		if [ -d $$kdir/pvmap-drm-modules ]; then \
 			echo "dir /lib/modules/drm 0755 0 0" && \
@@ -153,7 +155,7 @@ DAEMON := hypervisor_stub/pvmap-hv
 SLOT_CORE := tests/unit/slot_core
 STUB_INC := -I$(MODEL) -I$(DAEMON)
 STUB_SRC := $(MODEL)/pvstub.c $(MODEL)/pvstub_trace.c
-STUB_HDR := $(wildcard $(MODEL)/*.h $(DAEMON)/*.h) include/pvmap/trace.h
+STUB_HDR := $(wildcard $(MODEL)/*.h $(DAEMON)/*.h) include/uapi/pvmap_trace.h
 # guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
 CORE_SRC := guest/pvmap/pvmap_slots.c $(SLOT_CORE)/pvmap_pte_stub.c $(SLOT_CORE)/shim/shim.c
 CORE_HDR := $(wildcard guest/pvmap/*.h $(SLOT_CORE)/*.h $(SLOT_CORE)/shim/linux/*.h) $(STUB_HDR) $(UAPI)
@@ -175,7 +177,7 @@ $(B)/host/pvmap-hv: $(DAEMON)/pvmap_hv.c $(HV_SRC) include/uapi/pvmap_hv.h \
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) $(STUB_INC) -o $@ $< $(HV_SRC) $(B)/host/libpvstub.a
 
-$(B)/host/pvstub-replay: tools/pvstub-replay.c $(B)/host/libpvstub.a $(STUB_HDR)
+$(B)/host/pvstub-replay: tools/host/pvstub-replay.c $(B)/host/libpvstub.a $(STUB_HDR)
 	gcc $(HOST_CFLAGS) $(STUB_INC) -o $@ $< $(B)/host/libpvstub.a
 
 # Kernel C needs GNU C (statement expressions): gnu11 for the shimmed build.
@@ -210,33 +212,33 @@ fuzz: $(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_hv_requests $(B)/fuzz/fuzz_audit
 		$(B)/fuzz/corpus-hv tests/fuzz/fuzz_seeds_hv
 	@mkdir -p $(B)/fuzz/corpus-audit
 	$(B)/fuzz/fuzz_audit -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-		$(B)/fuzz/corpus-audit tools/audit/fuzz_seeds
+		$(B)/fuzz/corpus-audit tools/host/audit/fuzz_seeds
 
 # --- the host auditor --------------------------------------------------------------
-AUDIT_SRC := tools/audit/audit_parse.c
-AUDIT_HDR := tools/audit/audit_parse.h
+AUDIT_SRC := tools/host/audit/audit_parse.c
+AUDIT_HDR := tools/host/audit/audit_parse.h
 
-$(B)/host/pvmap-audit: tools/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+$(B)/host/pvmap-audit: tools/host/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -o $@ $< $(AUDIT_SRC)
 
 # pvmap-audit under ASan + UBSan, against tests/unit/test_audit.py's fake QMP servers
-$(B)/unit/pvmap-audit-san: tools/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+$(B)/unit/pvmap-audit-san: tools/host/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
 	gcc $(SAN_CFLAGS) -o $@ $< $(AUDIT_SRC)
 
 # the parsers and the QMP reader, one KTAP test per behaviour (and for valgrind: _plain)
 $(B)/unit/test_audit: tests/unit/test_audit.c tests/unit/ktap.h $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) -Itools/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
+	gcc $(SAN_CFLAGS) -Itools/host/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
 
 $(B)/unit/test_audit_plain: tests/unit/test_audit.c tests/unit/ktap.h $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g -Itools/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
+	gcc $(HOST_CFLAGS) -g -Itools/host/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
 
-$(B)/fuzz/fuzz_audit: tools/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
+$(B)/fuzz/fuzz_audit: tools/host/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
 	@mkdir -p $(@D)
-	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Itools/audit \
+	clang -std=c11 -g -O1 -Wall -Wextra -Werror -Itools/host/audit \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $< $(AUDIT_SRC)
 
 # test_audit.py's real guest: a multiboot kernel that pages in the mode its command line
@@ -255,7 +257,7 @@ unit check check-full: $(AUDIT_UNIT_BINS)
 # --- host tools and unit tests -----------------------------------------------
 host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay $(B)/host/pvmap-audit $(B)/host/pvmap-hv
 
-$(B)/host/pvmap-pattern: tools/pvmap-pattern.c $(UAPI)
+$(B)/host/pvmap-pattern: tools/host/pvmap-pattern.c $(UAPI)
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -o $@ $<
 
@@ -318,7 +320,7 @@ check: deps host guests deb $(UNIT_BINS)
 	@tests/check
 
 # make check, then what needs the network or more time (tests/check's FULL)
-check-full: deps host guests deb $(UNIT_BINS) $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
+check-full: deps host guests deb $(UNIT_BINS) $(ALL_KERNELS:%=$(B)/%/initramfs.cpio)
 	@tests/check --full
 
 # The second guest: the real hazard, in mainline's own io_mapping on a
@@ -326,16 +328,16 @@ check-full: deps host guests deb $(UNIT_BINS) $(B)/i386-nohighmem-6.12-prod/init
 # same on a kernel with docs/upstream/'s fix, where mainline's write faults.
 demo: deps host $(B)/i386/initramfs.cpio $(B)/i386-nohighmem/initramfs.cpio \
 		$(B)/i386-nohighmem-6.12-fixed/initramfs.cpio
-	@tools/run-guest --arch i386 --ivshmem-size 1G --vga-mb 0 --qxl-mb 0 \
+	@tools/host/run-guest --arch i386 --ivshmem-size 1G --vga-mb 0 --qxl-mb 0 \
 		--run /bin/pvmap-demo --show-output --log $(B)/logs/demo.log
-	@tools/run-guest --guest i386-nohighmem --name demo-nohighmem --ivshmem-size 1G \
+	@tools/host/run-guest --guest i386-nohighmem --name demo-nohighmem --ivshmem-size 1G \
 		--vga-mb 0 --qxl-mb 0 --run /bin/pvmap-demo --append pvtest.demo=real-hazard \
 		--show-output --log $(B)/logs/demo-nohighmem.log
-	@tools/run-guest --guest i386-nohighmem-6.12-fixed --name demo-nohighmem-fixed \
+	@tools/host/run-guest --guest i386-nohighmem-6.12-fixed --name demo-nohighmem-fixed \
 		--ivshmem-size 1G --vga-mb 0 --qxl-mb 0 --run /bin/pvmap-demo \
 		--append pvtest.demo=real-hazard --show-output \
 		--log $(B)/logs/demo-nohighmem-fixed.log
-	@tools/run-guest --guest i386-drm --name demo-drm --run /bin/pvmap-demo \
+	@tools/host/run-guest --guest i386-drm --name demo-drm --run /bin/pvmap-demo \
 		--append pvtest.demo=drm --screendump $(B)/demo/screen.png --show-output \
 		--log $(B)/logs/demo-drm.log
 
@@ -352,7 +354,7 @@ soak: deps host guests
 # pvmap natively and through the hypervisor side by side (pvtest.bench=pv).
 # BENCH_README=1 also rewrites the
 # summary in docs/benchmarks.md and docs/bench.md and docs/bench.png from the results.
-BENCH_GUEST := tools/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --smp 4 --timeout 3000
+BENCH_GUEST := tools/host/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --smp 4 --timeout 3000
 BENCH_CONFIGS := deb-686-pae i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed deb-amd64 \
 	deb-amd64-hygiene deb-686-pae-pv deb-686-pae-drm
 
@@ -367,13 +369,13 @@ bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 		--log $(B)/bench/deb-686-pae-pv.log
 	$(BENCH_GUEST) --guest deb-686-pae --name deb-686-pae-drm --drm-vga-mb 512 \
 		--append pvtest.bench=drm --log $(B)/bench/deb-686-pae-drm.log
-	tools/bench-report $(if $(BENCH_README),--readme docs/benchmarks.md) $(B)/bench \
+	tools/host/bench-report $(if $(BENCH_README),--readme docs/benchmarks.md) $(B)/bench \
 		$(foreach c,$(BENCH_CONFIGS),$(c)=$(B)/bench/$(c).log)
 	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench.md && cp $(B)/bench/bench.png docs/bench.png)
 
 # --- the DKMS package, for Debian guests (docs/install.md) ----------------------
 # /usr/src/pvmap-<version>/: the directory guest/pvmap/ (its Kbuild and
-# sources), and a copy of what its include links to. tools/dkms-check.sh
+# sources), and a copy of what its include links to. tools/host/dkms-check.sh
 # builds it.
 DEB := $(B)/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb
 DEB_ROOT := $(B)/deb/root

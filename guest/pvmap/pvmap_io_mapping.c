@@ -476,7 +476,7 @@ void pvmap_stats_read(struct pvmap_stats *st)
 /*
  * Every range pvmap maps now, as "VA NPAGES KIND" lines: atomic slots per
  * CPU, busy pool windows, large sleepable maps and whole-aperture mappings.
- * What the host auditor (tools/audit) compares the guest's page tables with.
+ * What the host auditor (tools/host/audit) compares the guest's page tables with.
  */
 void pvmap_live_show(struct seq_file *s)
 {

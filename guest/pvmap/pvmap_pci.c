@@ -33,7 +33,7 @@
 #include <asm/memtype.h>
 
 #include <pvmap/io_mapping.h>
-#include <pvmap/kind.h>
+#include <uapi/pvmap_kind.h>
 #include <uapi/pvmap.h>
 
 #include <pvmap/compat.h>

@@ -71,7 +71,7 @@ void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
  * Tracing is the trace event pvmap:pvmap_pte, a static key: a no-op jump
  * until tracefs enables it.
  */
-#include <pvmap/trace.h>
+#include <uapi/pvmap_trace.h>
 
 #include "pvmap_pte_native.h"
 #include "pvmap_trace_events.h"

@@ -3,8 +3,8 @@
  * pvmap's PTE layer as a trace event: every PTE write, TLB invalidation
  * and batch mark, in tracefs as events/pvmap/pvmap_pte. Free when nobody
  * enabled it (a tracepoint is a static key). The text after "pvmap_pte: "
- * is "<op> <cpu> <va> <arg>" in include/pvmap/trace.h's terms, the fields
- * an operation does not use 0; tools/pvstub-replay reads the trace file.
+ * is "<op> <cpu> <va> <arg>" in include/uapi/pvmap_trace.h's terms, the fields
+ * an operation does not use 0; tools/host/pvstub-replay reads the trace file.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM pvmap

@@ -4,7 +4,7 @@
  * (CONFIG_PVMAP_TEST_HOOKS, the option that exports pvmap's PTE layer to
  * its tests): the copy_engine parameter swaps pvmap's atomic range maps for
  * ioremap_wc() and iounmap() of each page, or for one ioremap_wc() of the
- * whole buffer, kept until the buffer goes, so that tools/pvmap-drmfps.c
+ * whole buffer, kept until the buffer goes, so that tools/guest/pvmap-drmfps.c
  * can compare them. The production driver has neither the parameter nor
  * this file: it copies through pvmap, always.
  */

@@ -41,7 +41,7 @@
 #include <asm/memtype.h>
 
 #include <pvmap/io_mapping.h>
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_pattern.h>
 
 #include "pvmap_pte.h"
 
@@ -1083,7 +1083,7 @@ static int test_irq_load(struct selftest_ctx *ctx, u64 offset, u64 npages, u64 m
  * Every pass writes a pattern of its own: the page at aperture offset O
  * gets pvmap_pattern bytes (SEED, O mod 64 KiB), from a 16-page source
  * filled before the clock starts, so the host can check where each page
- * landed (tools/pvmaplib/benchcheck.py computes the same offsets).
+ * landed (tools/host/pvmaplib/benchcheck.py computes the same offsets).
  *
  *   bench_stale BASE SIZE ENGINE COUNT  ->  "ok probes=N usable=U"
  * COUNT single-page map, write, unmap through ENGINE, each followed by a

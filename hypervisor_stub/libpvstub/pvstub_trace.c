@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Trace decoding and replay; see pvstub_trace.h and include/pvmap/trace.h. */
+/* Trace decoding and replay; see pvstub_trace.h and include/uapi/pvmap_trace.h. */
 #include "pvstub_trace.h"
 
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvmap/trace.h>
+#include <uapi/pvmap_trace.h>
 
 #define MAX_TRACE_CPUS	PVSTUB_MAX_VCPUS
 #define MAX_VAS		65536	/* distinct pages a replay may touch */

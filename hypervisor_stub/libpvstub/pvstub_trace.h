@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Decoding and replaying include/pvmap/trace.h's PTE traces through
+ * Decoding and replaying include/uapi/pvmap_trace.h's PTE traces through
  * libpvstub: the batches become multicalls as a PV guest's lazy-MMU mode
  * would issue them, every mapped page is touched after its batch (filling
  * the TLB as real use does), and at the end every aperture frame is revoked

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 
 #include <dirent.h>

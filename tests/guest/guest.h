@@ -19,7 +19,7 @@
 #define GUEST_HAZARD_PARAM	"/sys/module/pvmap_selftest/parameters/hazard_demo"
 /*
  * In the release of the kernels built with docs/upstream/'s patches
- * (tools/guest/kconfig/upstream-fixes.config): mainline's io_mapping flushes
+ * (tools/host/kconfig/upstream-fixes.config): mainline's io_mapping flushes
  * on unmap there without HIGHMEM, as it does not upstream.
  */
 #define GUEST_UPSTREAM_FIXES	"-pvmap-upstream"

@@ -14,9 +14,9 @@
  * A bench verifies before it ranks: every measurement writes a pattern of
  * its own (seed), and before the next one overwrites anything the host
  * checks in the ivshmem backing file that each page written holds it
- * (handshake "bench-verify"; tools/pvmaplib/benchcheck.py). Then, per
+ * (handshake "bench-verify"; tools/host/pvmaplib/benchcheck.py). Then, per
  * engine, how many unmaps leave a usable translation behind ("stale"
- * lines). tools/bench-report turns it all into the table, the JSON and the
+ * lines). tools/host/bench-report turns it all into the table, the JSON and the
  * plot. pvtest.bench=smoke: one short run, to prove the bench works (make
  * check). pvtest.bench=drm and drm-smoke: pvmap_drm's frame uploads (see
  * drm_bench()). pvtest.bench=pv and pv-smoke: pvmap natively against pvmap
@@ -43,7 +43,7 @@
 
 #include <uapi/pvmap.h>
 
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_pattern.h>
 
 #define MIB		(1ULL << 20)
 #define WINDOW		(64ULL << 20)	/* the permanent mapping's size */
@@ -451,7 +451,7 @@ static int pv_bench(int runs, int div)
  * pvmap_drm's copy engines (and user-space mmap writes), pvmap-drmfps run
  * for each in turn, the order turning from run to run. pvmap-drmfps reads
  * every frame back and hands its last one to the host, which compares its
- * screendump with it ("# pvmap-drm-verify:" lines, tools/run-guest).
+ * screendump with it ("# pvmap-drm-verify:" lines, tools/host/run-guest).
  */
 static int drm_bench(int runs, int frames)
 {

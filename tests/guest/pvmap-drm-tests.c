@@ -28,8 +28,8 @@
 #include <unistd.h>
 #include <drm.h>
 #include <drm_mode.h>
-#include <pvmap/kind.h>
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_kind.h>
+#include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 #include <uapi/pvmap_drm.h>
 

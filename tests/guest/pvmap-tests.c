@@ -5,7 +5,7 @@
  * QEMU assigned, the bytes that must be in the ivshmem backing file).
  *
  * pvmap-tests [--only TEST]
- * Expectations come from the kernel command line (set by tools/run-guest):
+ * Expectations come from the kernel command line (set by tools/host/run-guest):
  *   pvtest.expect=ivshmem,stdvga,qxl   kinds of the aperture devices given
  *   pvtest.hostpat=OFF:LEN:SEED        a pattern the host wrote before boot
  */
@@ -35,9 +35,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <pvmap/kind.h>
-#include <pvmap/partial.h>
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_kind.h>
+#include <pvmap_partial.h>
+#include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 
 #define MAX_DEVICES	8
@@ -1266,7 +1266,7 @@ static void partial_case_wrong(const char *op, unsigned int i, uint64_t done, un
 
 /*
  * PWRITE and PREAD stop exactly at the first byte that faults, for every
- * case of include/pvmap/partial.h: user and aperture alignments mod 8, the
+ * case of include/pvmap_partial.h: user and aperture alignments mod 8, the
  * fault at every position of the copy's last 64-byte block. On an Intel
  * family-6 CPU, Debian's i386 kernels copy such misaligned buffers with
  * __copy_user_intel, which stops up to 63 bytes before the fault. The host
@@ -1532,7 +1532,7 @@ static int test_concurrent_no_shootdown(void)
 	return ret;
 }
 
-/* --- tools/pvmapctl ---------------------------------------------------------- */
+/* --- tools/guest/pvmapctl ---------------------------------------------------------- */
 
 /* Run pvmapctl with @args (NULL-terminated); its exit status, output in @out. */
 static int pvmapctl(char *out, size_t len, const char *const *args)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of the host-side helpers (tools/pvmaplib), printed as KTAP.
+"""Unit tests of the host-side helpers (tools/host/pvmaplib), printed as KTAP.
 
 These decide whether a guest run passed, so each test feeds them what a
 broken guest would print and asserts they notice.
@@ -18,7 +18,7 @@ import threading
 import unittest
 import zlib
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "host"))
 from pvmaplib import console, ktap, screen  # noqa: E402
 from pvmaplib.qmp import QMP, QMPError, pci_memory_bars  # noqa: E402
 
@@ -166,7 +166,7 @@ class QMPClient(unittest.TestCase):
 
 
 def load_bench_report():
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "host",
                         "bench-report")
     loader = importlib.machinery.SourceFileLoader("bench_report", path)
     mod = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))

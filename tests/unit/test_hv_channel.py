@@ -22,7 +22,7 @@ import tempfile
 import time
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(TOP, "tools"))
+sys.path.insert(0, os.path.join(TOP, "tools", "host"))
 from pvmaplib import ktap  # noqa: E402
 # under valgrind: a memory error or leak in the daemon fails its exit status
 HV = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",

@@ -26,7 +26,7 @@ import tempfile
 import time
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(TOP, "tools"))
+sys.path.insert(0, os.path.join(TOP, "tools", "host"))
 from pvmaplib import ktap  # noqa: E402
 HV = ["valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
       os.path.join(TOP, "build", "host", "pvmap-hv")]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of include/pvmap/pattern.h and of the uapi layout. The pattern
+ * Unit tests of include/uapi/pvmap_pattern.h and of the uapi layout. The pattern
  * is the contract between a guest writer and a host checker, so it must be
  * position-addressable, seed-dependent and catch any single flipped byte.
  * Built twice, 64-bit with ASan+UBSan and 32-bit, so both ABIs are checked.
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 
 #include "ktap.h"

@@ -19,7 +19,7 @@ if [ "${1:-}" = --out ]; then
 fi
 [ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=("$top"/build/deb/pvmap-dkms_*_all.deb)
 [ -f "${debs[0]}" ] || { echo "dkms-check.sh: no build/deb/pvmap-dkms_*_all.deb: run make deb" >&2; exit 2; }
 ver=$(dpkg-deb -f "${debs[0]}" Version)

@@ -29,8 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <pvmap/kind.h>
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_kind.h>
+#include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 
 static bool json;

@@ -14,7 +14,7 @@
  * parameter: a production pvmap_drm has none and copies through pvmap
  * only); --upload mmap writes VRAM from user
  * space through the write-combining mapping. Frames are the pattern of
- * include/pvmap/pattern.h, a new seed each, or --image's picture (binary
+ * include/uapi/pvmap_pattern.h, a new seed each, or --image's picture (binary
  * PPM, cropped or padded to the mode). --handoff then writes the last
  * frame, as it was meant to look, at offset 0 of pvmap's ivshmem aperture
  * and prints "# pvmap-host: drm-frame ...", for a host to compare with its
@@ -39,7 +39,7 @@
 #include <xf86drmMode.h>
 
 #include "guest.h"
-#include <pvmap/pattern.h>
+#include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 #include <uapi/pvmap_drm.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvstub-replay: replay a pvmap PTE trace (include/pvmap/trace.h) through the
+ * pvstub-replay: replay a pvmap PTE trace (include/uapi/pvmap_trace.h) through the
  * hypervisor stub and report what a PV hypervisor would have seen.
  *
  *   pvstub-replay [--json] [--check] TRACE|-

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvmap-pattern: write or check include/pvmap/pattern.h's pattern in a file,
+ * pvmap-pattern: write or check include/uapi/pvmap_pattern.h's pattern in a file,
  * for example the host's ivshmem backing file.
  *
  *   pvmap-pattern fill    FILE OFFSET LENGTH SEED
@@ -8,7 +8,7 @@
  *   pvmap-pattern partial FILE BASE SEED_OLD SEED_NEW
  *
  * partial checks what rw_partial_fault_alignments' PWRITEs left at BASE
- * (include/pvmap/partial.h): in each case the new pattern up to the fault,
+ * (include/pvmap_partial.h): in each case the new pattern up to the fault,
  * the old one from there to the end of the copy.
  *
  * Numbers may be decimal or 0x-hex. verify and partial exit 0 when every
@@ -24,8 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pvmap/partial.h>
-#include <pvmap/pattern.h>
+#include <pvmap_partial.h>
+#include <uapi/pvmap_pattern.h>
 
 #define CHUNK	65536
 

@@ -42,7 +42,7 @@ _EFLAGS = re.compile(r"EFLAGS: ([0-9a-f]{8})")
 
 def emulator_fault(lines):
     """QEMU 7.2's TCG fault on i386 guests, or None: a double fault whose saved
-    EFLAGS has reserved bits set, which no CPU can save. tools/tcg-cmpxchg8b-repro
+    EFLAGS has reserved bits set, which no CPU can save. tools/host/tcg-cmpxchg8b-repro
     reproduces it with pvmap not loaded (after SLUB's unlocked cmpxchg8b)."""
     seen = False
     for line in lines:

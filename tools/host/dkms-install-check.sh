@@ -15,13 +15,13 @@
 #    dmesg | grep pvmap (docs/install.md's next steps), then modprobe -r pvmap.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${PVMAP_CACHE:-$HOME/.cache/pvmap}
 debs=("$top"/build/deb/pvmap-dkms_*_all.deb)
 [ -f "${debs[0]}" ] || { echo "dkms-install-check.sh: no build/deb/pvmap-dkms_*_all.deb: run make deb" >&2; exit 2; }
 deb=${debs[0]}
 ver=$(dpkg-deb -f "$deb" Version)
-kdir=$("$top/tools/guest-kernel.sh" deb-686-pae | tail -n 1)
+kdir=$("$top/tools/host/guest-kernel.sh" deb-686-pae | tail -n 1)
 kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/utsrelease.h")
 
 work=$(mktemp -d /tmp/pvmap-dkms-install.XXXXXX)

@@ -2,7 +2,7 @@
 """Where a bench pass's bytes landed: the host half of pvmap-bench's checks.
 
 Each measured pass of pvmap-bench writes, at every aperture page P it
-touches, the bytes of include/pvmap/pattern.h for (seed, P mod 64 KiB). This
+touches, the bytes of include/uapi/pvmap_pattern.h for (seed, P mod 64 KiB). This
 module recomputes which pages the pass wrote (the same offset sequences as
 pvmap_selftest's test_bench() and pvmap-bench's measure()) and checks each
 one in the ivshmem backing file. A page that does not hold its pattern was

@@ -6,7 +6,7 @@
 # directory is what `make -C DIR M=...` builds pvmap against, and its
 # pvmap-image is the image QEMU boots.
 #
-# Kernels (tools/pvmaplib/guests.py names the guests that boot them):
+# Kernels (tools/host/pvmaplib/guests.py names the guests that boot them):
 #   i386 x86_64             the project's debug kernels, Debian's linux-source-6.1
 #   i386-nohighmem          6.1, NOHIGHMEM and no PAE: 2-level paging
 #   i386-nohighmem-6.12-prod  6.12, NOHIGHMEM, without the debug options,
@@ -36,7 +36,7 @@ set -euo pipefail
 # Bump when the build steps below change what a cached kernel contains.
 RECIPE=2
 DEBIAN_RECIPE=2
-# tools/kernels.list names them (the Makefile and guests.py read it too)
+# tools/host/kernels.list names them (the Makefile and guests.py read it too)
 kernels_made() {
 	awk -F' *[|] *' -v how="$1" '!/^#/ && NF > 1 && $3 == how { printf "%s ", $1 }' \
 		"$(dirname "$0")/kernels.list"
@@ -133,7 +133,7 @@ unpack_source() {
 
 # The patches of docs/upstream/, in order; their diffs key the patched source.
 upstream_patches() {
-	ls "$here"/../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-
+	ls "$here"/../../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-
 }
 
 upstream_key() {
@@ -172,22 +172,22 @@ built_kernel() {
 	*-6.12 | *-6.12-*) srcname=linux-source-6.12 ;;
 	*) srcname=linux-source-6.1 ;;
 	esac
-	frags=("$here/guest/kconfig/common.config")
+	frags=("$here/kconfig/common.config")
 	case "$name" in
-	i386-nohighmem*) frags+=("$here/guest/kconfig/i386-nohighmem.config") ;;
-	*) frags+=("$here/guest/kconfig/$arch.config") ;;
+	i386-nohighmem*) frags+=("$here/kconfig/i386-nohighmem.config") ;;
+	*) frags+=("$here/kconfig/$arch.config") ;;
 	esac
 	case "$name" in
-	*-prod | *-fixed) frags+=("$here/guest/kconfig/production.config") ;;
+	*-prod | *-fixed) frags+=("$here/kconfig/production.config") ;;
 	esac
 	case "$name" in
-	*-fixed) frags+=("$here/guest/kconfig/upstream-fixes.config") ;;
+	*-fixed) frags+=("$here/kconfig/upstream-fixes.config") ;;
 	esac
 	# The make check guests of pvmap_drm boot these two.
 	case "$name" in
-	i386 | x86_64) frags+=("$here/guest/kconfig/drm.config") ;;
+	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
 	esac
-	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/guest/kconfig/6.12.config")
+	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/kconfig/6.12.config")
 
 	source_dir "$srcname"
 	srcver=${src##*/linux-}

@@ -8,8 +8,8 @@
 # changes. Prints KTAP.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-kdir=$("$top/tools/guest-kernel.sh" i386 | tail -n 1)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kdir=$("$top/tools/host/guest-kernel.sh" i386 | tail -n 1)
 src=$(readlink -f "$kdir/source")
 work=$(mktemp -d /tmp/pvmap-intree.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT

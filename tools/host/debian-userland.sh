@@ -21,7 +21,7 @@
 # `ld.so --list` must resolve every library inside the staging tree.
 #
 # The spec declares every directory before its contents, except those
-# tools/guest/initramfs.list already declares (/ /dev /proc /sys /bin /lib
+# tools/host/initramfs.list already declares (/ /dev /proc /sys /bin /lib
 # /lib/modules), which it never repeats: append it to that list. Comment
 # lines (#) say which package each file comes from; gen_init_cpio skips them.
 #

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The cases of the guest test rw_partial_fault_alignments, shared with the
- * host's checker (tools/pvmap-pattern partial) so both walk the same table.
+ * host's checker (tools/host/pvmap-pattern partial) so both walk the same table.
  *
  * Case @i copies PVMAP_PARTIAL_LEN bytes between the aperture at
  * base + @i * PVMAP_PARTIAL_STRIDE + (@i % 8) and a user buffer that starts

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The PTE trace format (version 1): every operation of pvmap's PTE layer,
- * read by tools/pvstub-replay. Text, one operation per line, single spaces;
+ * read by tools/host/pvstub-replay. Text, one operation per line, single spaces;
  * cpu in decimal, va/pte/npages in hex without 0x:
  *
  *   pvmap-trace 1            the first line

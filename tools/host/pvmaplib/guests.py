@@ -1,21 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """The test guests: which kernel each boots, with which apertures and options.
 
-One table for make check, make check-full and tools/run-guest --guest NAME.
+One table for make check, make check-full and tools/host/run-guest --guest NAME.
 A guest's KTAP stream is announced as '# Subtest: guest-NAME'. Kernels are
-named as tools/guest-kernel.sh names them; 'arch' picks QEMU and the guest's
+named as tools/host/guest-kernel.sh names them; 'arch' picks QEMU and the guest's
 user space (build/<arch>/).
 """
 
 import subprocess
 import os
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 def _read_kernels():
-    """tools/kernels.list: name -> (arch, HIGHMEM, what it is, source, modules)."""
+    """tools/host/kernels.list: name -> (arch, HIGHMEM, what it is, source, modules)."""
     kernels = {}
-    with open(os.path.join(TOP, "tools", "kernels.list")) as f:
+    with open(os.path.join(TOP, "tools", "host", "kernels.list")) as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
                 name, arch, source, modules, highmem, what = (x.strip() for x in line.split("|"))
@@ -23,11 +23,11 @@ def _read_kernels():
     return kernels
 
 
-# name: (arch, HIGHMEM, what it is, how it is made, when make builds pvmap for it);
+# name: (arch, HIGHMEM, what it is, how it is made, which make target needs it first);
 # the paging levels are the guest's report
 KERNELS = _read_kernels()
 
-# name: (kernel, extra tools/run-guest arguments)
+# name: (kernel, extra tools/host/run-guest arguments)
 GUESTS = {
     "i386": ("i386", []),
     # four vCPUs, more than this 2-core host has: interrupt floors per host core
@@ -80,7 +80,7 @@ def arch_of(guest):
 
 def kernel_dir(kernel):
     """The kernel's build (or headers) directory; builds or fetches it if needed."""
-    out = subprocess.run([os.path.join(TOP, "tools", "guest-kernel.sh"), kernel],
+    out = subprocess.run([os.path.join(TOP, "tools", "host", "guest-kernel.sh"), kernel],
                          stdout=subprocess.PIPE, check=True, text=True).stdout
     return out.strip().splitlines()[-1]
 

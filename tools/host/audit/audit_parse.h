@@ -5,7 +5,7 @@
  * human-monitor commands it runs (info pci, info cpus, info registers,
  * info tlb, xp) and pvmap's live table (debugfs pvmap/live); and the JSON
  * quoting of what it prints. Pure functions on untrusted text: fuzzed by
- * tools/audit/fuzz_audit.c, unit-tested by tests/unit/test_audit.c.
+ * tools/host/audit/fuzz_audit.c, unit-tested by tests/unit/test_audit.c.
  *
  * Nothing here drops what it cannot hold: a parser that stops short says
  * so, and pvmap-audit then exits 2 (could not check), never 0.

@@ -6,7 +6,7 @@
 #ifndef PVMAP_KIND_H
 #define PVMAP_KIND_H
 
-#include <uapi/pvmap.h>
+#include "pvmap.h"
 
 static inline const char *pvmap_kind_name(__u32 kind)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tcg-stress [SECONDS]: the reproducer of QEMU 7.2's TCG fault on i386
- * guests (tools/tcg-cmpxchg8b-repro), pvmap not involved: a console-output
+ * guests (tools/host/tcg-cmpxchg8b-repro), pvmap not involved: a console-output
  * storm (serial interrupts) beside an openat storm (SLUB's unlocked
  * cmpxchg8b in every kmem_cache_alloc), on every vCPU, for SECONDS (60).
  */
