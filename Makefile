@@ -33,6 +33,8 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
+# tests/guest/harness.h: the kernel's kselftest harness, from Debian's linux-source-6.12
+KSFT_DIR = $$(tools/host/guest-kernel.sh --source 6.12 | tail -n 1)/tools/testing/selftests
 # the kernel's DRM uapi headers as libdrm-dev installs them (pkg-config --cflags libdrm)
 DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h
