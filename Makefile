@@ -156,7 +156,13 @@ MODEL := hypervisor_stub/libpvstub
 DAEMON := hypervisor_stub/pvmap-hv
 SLOT_CORE := tests/unit/slot_core
 STUB_INC := -I$(MODEL) -I$(DAEMON)
-STUB_SRC := $(MODEL)/pvstub.c $(MODEL)/pvstub_trace.c
+# libpvstub by concern (pvstub_internal.h ties them): the domain, its hash map, PTE
+# validation, the page tables, a live guest's registered entries, the TLBs, the
+# hypercalls, multicalls, revocation, the audit; and the trace replayer
+STUB_SRC := $(addprefix $(MODEL)/,pvstub.c pvstub_map.c pvstub_validate.c pvstub_pagetable.c \
+	pvstub_shadow.c pvstub_tlb.c pvstub_hypercall.c pvstub_multicall.c pvstub_revoke.c \
+	pvstub_audit.c pvstub_trace.c)
+STUB_OBJ := $(STUB_SRC:$(MODEL)/%.c=$(B)/host/stub/%.o)
 STUB_HDR := $(wildcard $(MODEL)/*.h $(DAEMON)/*.h) include/uapi/pvmap_trace.h
 # guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
 CORE_SRC := guest/pvmap/pvmap_slots.c $(SLOT_CORE)/pvmap_pte_stub.c $(SLOT_CORE)/shim/shim.c
@@ -164,12 +170,13 @@ CORE_HDR := $(wildcard guest/pvmap/*.h $(SLOT_CORE)/*.h $(SLOT_CORE)/shim/linux/
 CORE_INC := -DPVMAP_PTE_STUB -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLOT_CORE) $(STUB_INC) \
 	-Itests/unit
 
-$(B)/host/libpvstub.a: $(STUB_SRC) $(STUB_HDR)
-	@mkdir -p $(B)/host/stub
-	gcc $(HOST_CFLAGS) $(STUB_INC) -c $(MODEL)/pvstub.c -o $(B)/host/stub/pvstub.o
-	gcc $(HOST_CFLAGS) $(STUB_INC) -c $(MODEL)/pvstub_trace.c \
-		-o $(B)/host/stub/pvstub_trace.o
-	ar rcs $@ $(B)/host/stub/pvstub.o $(B)/host/stub/pvstub_trace.o
+$(B)/host/stub/%.o: $(MODEL)/%.c $(STUB_HDR)
+	@mkdir -p $(@D)
+	gcc $(HOST_CFLAGS) $(STUB_INC) -c $< -o $@
+
+$(B)/host/libpvstub.a: $(STUB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
 
 # the daemon: its sockets (pvmap_hv.c) around its request path (HV_SRC)
 HV_SRC := $(DAEMON)/pvmap_hv_core.c
