@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvmap-audit's parsers and QMP reader (tools/host/audit/audit_parse.c), one
+ * pvmap-audit's parsers and QMP reader (tools/host/audit/audit_parse.h), one
  * KTAP test per behaviour; built with ASan + UBSan (test_audit) and
  * without, for valgrind (test_audit_plain). The auditor as a whole, over
  * fake QMP servers: tests/unit/test_audit.py.
