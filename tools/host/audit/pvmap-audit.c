@@ -631,79 +631,59 @@ static int number(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * --max-reply, --max-mappings, --timeout or --page-offset @opt, its value
+ * @arg (NULL: none): 0, or -1 (said) when it is bad.
+ */
+static int number_option(const char *opt, const char *arg, uint64_t *page_offset)
 {
-	struct guest *g = calloc(argc, sizeof(*g));
-	struct aperture given[AUDIT_MAX_APERTURES] = { { 0 } };
-	const char *live = NULL;
-	uint64_t page_offset = 0, v;
-	int n = 0, ngiven = 0, failed = 0;
-	size_t stale = 0;
-	bool json = false;
+	uint64_t v;
 
-	if (!g)
-		return 2;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout);
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--live")) {
-			if (++i == argc)
-				return usage(stderr);
-			live = argv[i];
-		} else if (!strcmp(argv[i], "--max-reply") || !strcmp(argv[i], "--max-mappings") ||
-			   !strcmp(argv[i], "--timeout") || !strcmp(argv[i], "--page-offset")) {
-			const char *opt = argv[i];
-
-			if (++i == argc || number(argv[i], &v) || !v ||
-			    (!strcmp(opt, "--timeout") && v > 86400) ||
-			    (!strcmp(opt, "--page-offset") && (v >> 32 || v & 0xfff))) {
-				fprintf(stderr, "pvmap-audit: bad %s\n", opt);
-				return usage(stderr);
-			}
-			if (!strcmp(opt, "--max-reply"))
-				max_reply = v;
-			else if (!strcmp(opt, "--max-mappings"))
-				max_mappings = v;
-			else if (!strcmp(opt, "--timeout"))
-				reply_timeout_s = (int)v;
-			else
-				page_offset = v;
-		} else if (!strcmp(argv[i], "--aperture")) {
-			uint64_t base, size;
-			char *end;
-
-			if (++i == argc || ngiven == AUDIT_MAX_APERTURES)
-				return usage(stderr);
-			base = strtoull(argv[i], &end, 0);
-			if (*end != ':')
-				return usage(stderr);
-			size = strtoull(end + 1, &end, 0);
-			if (*end || !size || base + size - 1 < base) {
-				fprintf(stderr, "pvmap-audit: bad aperture %s\n", argv[i]);
-				return usage(stderr);
-			}
-			given[ngiven++] = (struct aperture){
-				.bar = -1, .start = base, .end = base + size - 1, .kind = "given",
-			};
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "pvmap-audit: unknown option %s\n", argv[i]);
-			return usage(stderr);
-		} else {
-			g[n].socket = argv[i];
-			g[n].live_file = live;
-			g[n].page_offset = page_offset;
-			memcpy(g[n].given, given, sizeof(given));
-			g[n].ngiven = ngiven;
-			live = NULL;
-			page_offset = 0;
-			ngiven = 0;
-			n++;
-		}
+	if (!arg || number(arg, &v) || !v ||
+	    (!strcmp(opt, "--timeout") && v > 86400) ||
+	    (!strcmp(opt, "--page-offset") && (v >> 32 || v & 0xfff))) {
+		fprintf(stderr, "pvmap-audit: bad %s\n", opt);
+		return -1;
 	}
-	if (!n)
-		return usage(stderr);
+	if (!strcmp(opt, "--max-reply"))
+		max_reply = v;
+	else if (!strcmp(opt, "--max-mappings"))
+		max_mappings = v;
+	else if (!strcmp(opt, "--timeout"))
+		reply_timeout_s = (int)v;
+	else
+		*page_offset = v;
+	return 0;
+}
+
+/* --aperture BASE:SIZE @arg (NULL: none) added to @given: 0, or -1 when bad. */
+static int aperture_option(const char *arg, struct aperture *given, int *ngiven)
+{
+	uint64_t base, size;
+	char *end;
+
+	if (!arg || *ngiven == AUDIT_MAX_APERTURES)
+		return -1;
+	base = strtoull(arg, &end, 0);
+	if (*end != ':')
+		return -1;
+	size = strtoull(end + 1, &end, 0);
+	if (*end || !size || base + size - 1 < base) {
+		fprintf(stderr, "pvmap-audit: bad aperture %s\n", arg);
+		return -1;
+	}
+	given[(*ngiven)++] = (struct aperture){
+		.bar = -1, .start = base, .end = base + size - 1, .kind = "given",
+	};
+	return 0;
+}
+
+/* Audit and report each of the @n guests: the exit status. */
+static int audit_all(struct guest *g, int n, bool json)
+{
+	size_t stale = 0;
+	int failed = 0;
+
 	if (json)
 		printf("{\"guests\": [\n");
 	for (int i = 0; i < n; i++) {
@@ -724,6 +704,56 @@ int main(int argc, char **argv)
 	}
 	if (json)
 		printf("], \"stale\": %zu, \"failed\": %d}\n", stale, failed);
-	free(g);
 	return failed ? 2 : stale ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct guest *g = calloc(argc, sizeof(*g));
+	struct aperture given[AUDIT_MAX_APERTURES] = { { 0 } };
+	const char *live = NULL;
+	uint64_t page_offset = 0;
+	int n = 0, ngiven = 0, rc;
+	bool json = false;
+
+	if (!g)
+		return 2;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return usage(stdout);
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--live")) {
+			if (++i == argc)
+				return usage(stderr);
+			live = argv[i];
+		} else if (!strcmp(argv[i], "--max-reply") || !strcmp(argv[i], "--max-mappings") ||
+			   !strcmp(argv[i], "--timeout") || !strcmp(argv[i], "--page-offset")) {
+			const char *opt = argv[i];
+
+			if (number_option(opt, ++i == argc ? NULL : argv[i], &page_offset))
+				return usage(stderr);
+		} else if (!strcmp(argv[i], "--aperture")) {
+			if (aperture_option(++i == argc ? NULL : argv[i], given, &ngiven))
+				return usage(stderr);
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "pvmap-audit: unknown option %s\n", argv[i]);
+			return usage(stderr);
+		} else {
+			g[n].socket = argv[i];
+			g[n].live_file = live;
+			g[n].page_offset = page_offset;
+			memcpy(g[n].given, given, sizeof(given));
+			g[n].ngiven = ngiven;
+			live = NULL;
+			page_offset = 0;
+			ngiven = 0;
+			n++;
+		}
+	}
+	if (!n)
+		return usage(stderr);
+	rc = audit_all(g, n, json);
+	free(g);
+	return rc;
 }
