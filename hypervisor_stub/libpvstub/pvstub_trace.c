@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Trace decoding and replay; see pvstub_trace.h and include/uapi/pvmap_trace.h. */
+#include "pvstub_internal.h"
 #include "pvstub_trace.h"
 
 #include <errno.h>
@@ -12,8 +13,6 @@
 #define MAX_TRACE_CPUS	PVSTUB_MAX_VCPUS
 #define MAX_VAS		65536	/* distinct pages a replay may touch */
 #define MAX_A_PAGES	4096
-#define PTE_P		1ULL
-#define PTE_FRAME(p)	(((p) >> 12) & ((1ULL << 40) - 1))
 #define RAM_FRAMES	0x10000ULL	/* 256 MiB of guest RAM for the page tables */
 
 static int parse_u64(const char **p, int base, uint64_t *v)
@@ -259,16 +258,93 @@ static long split_lines(const char *text, size_t len, char **copy, char ***lines
 	return n;
 }
 
+/* The trace's ops (headers and comments left out), the vCPUs and frames they name. */
+struct trace_ops {
+	struct pvstub_trace_op *op;
+	size_t n;
+	unsigned int maxcpu;
+	uint64_t fmin, fmax;		/* the frames mapped: fmin UINT64_MAX if none */
+};
+
+static int decode_ops(char **lines, long nlines, struct trace_ops *t,
+		      struct pvstub_replay_result *r)
+{
+	t->fmin = UINT64_MAX;
+	t->op = calloc(nlines, sizeof(*t->op));
+	if (!t->op)
+		return -ENOMEM;
+	for (long i = 0; i < nlines; i++) {
+		struct pvstub_trace_op *op = &t->op[t->n];
+		int d = pvstub_trace_decode(lines[i], op);
+
+		if (d < 0) {
+			r->bad_line = i + 1;
+			return -EINVAL;
+		}
+		if (d)
+			continue;
+		if (op->cpu > t->maxcpu)
+			t->maxcpu = op->cpu;
+		if (op->op == PVMAP_TRACE_SET && (op->arg & PTE_P)) {
+			uint64_t f = PTE_FRAME(op->arg);
+
+			t->fmin = f < t->fmin ? f : t->fmin;
+			t->fmax = f > t->fmax ? f : t->fmax;
+		}
+		t->n++;
+	}
+	return 0;
+}
+
+/* Every page the ops touch, once each, in rp->vas: -E2BIG past MAX_VAS. */
+static int collect_vas(struct replay *rp, const struct trace_ops *t)
+{
+	size_t vcap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < t->n && !rc; i++) {
+		const struct pvstub_trace_op *op = &t->op[i];
+
+		if (op->op == PVMAP_TRACE_BEGIN || op->op == PVMAP_TRACE_END)
+			continue;
+		for (uint64_t p = 0; !rc && p < (op->op == PVMAP_TRACE_FLUSH_ALL ?
+						 op->arg : 1); p++)
+			rc = add_va(rp, op->va + (p << 12), &vcap);
+	}
+	if (rc)
+		return rc;
+	unique_vas(rp);
+	return rp->nvas > MAX_VAS ? -E2BIG : 0;
+}
+
+/* The hypervisor takes every mapped frame back; then the guest looks again. */
+static int revoke_and_touch(struct replay *rp, const struct trace_ops *t,
+			    struct pvstub_replay_result *r, FILE *report, bool json)
+{
+	uint64_t *frames = malloc((r->pages_mapped + 1) * sizeof(*frames));
+	size_t nframes = 0;
+
+	if (!frames)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->op[i].op == PVMAP_TRACE_SET && (t->op[i].arg & PTE_P))
+			frames[nframes++] = PTE_FRAME(t->op[i].arg);
+	qsort(frames, nframes, sizeof(*frames), cmp_u64);
+	for (size_t i = 0; i < nframes; i++)
+		if (!i || frames[i] != frames[i - 1])
+			r->stale_at_revoke += pvstub_revoke(rp->hv, frames[i], json ? NULL : report);
+	for (unsigned int c = 0; c <= t->maxcpu; c++)
+		for (size_t i = 0; i < rp->nvas; i++)
+			touch(rp, c, rp->vas[i]);
+	free(frames);
+	return 0;
+}
+
 int pvstub_replay(const char *text, size_t len, struct pvstub_replay_result *r,
 		  FILE *report, bool json)
 {
-	uint64_t fmin = UINT64_MAX, fmax = 0;
-	struct pvstub_trace_op *ops = NULL;
+	struct trace_ops t = { 0 };
 	struct replay rp = { .r = r };
-	uint64_t *frames = NULL;
-	size_t nframes = 0;
-	unsigned int maxcpu = 0;
-	size_t nops = 0, vcap = 0;
 	char *copy = NULL, **lines = NULL;
 	long nlines;
 	int rc = 0;
@@ -285,91 +361,44 @@ int pvstub_replay(const char *text, size_t len, struct pvstub_replay_result *r,
 		rc = -EINVAL;
 		goto out;
 	}
-	ops = calloc(nlines, sizeof(*ops));
-	if (!ops) {
-		rc = -ENOMEM;
+	rc = decode_ops(lines, nlines, &t, r);
+	if (rc)
 		goto out;
-	}
-	for (long i = 0; i < nlines; i++) {
-		int d = pvstub_trace_decode(lines[i], &ops[nops]);
-
-		if (d < 0) {
-			r->bad_line = i + 1;
-			rc = -EINVAL;
-			goto out;
-		}
-		if (d)
-			continue;
-		if (ops[nops].cpu > maxcpu)
-			maxcpu = ops[nops].cpu;
-		if (ops[nops].op == PVMAP_TRACE_SET && (ops[nops].arg & PTE_P)) {
-			uint64_t f = PTE_FRAME(ops[nops].arg);
-
-			fmin = f < fmin ? f : fmin;
-			fmax = f > fmax ? f : fmax;
-		}
-		nops++;
-	}
 	/* The mapped frames are the aperture; it must lie above the model's RAM. */
-	if (fmin != UINT64_MAX && fmin < RAM_FRAMES) {
+	if (t.fmin != UINT64_MAX && t.fmin < RAM_FRAMES) {
 		rc = -E2BIG;
 		goto out;
 	}
 	rp.hv = pvstub_create(&(struct pvstub_config){
-		.nr_vcpus = maxcpu + 1, .ram_frames = RAM_FRAMES,
-		.aperture_first = fmin == UINT64_MAX ? RAM_FRAMES : fmin,
-		.aperture_frames = fmin == UINT64_MAX ? 0 : fmax - fmin + 1,
+		.nr_vcpus = t.maxcpu + 1, .ram_frames = RAM_FRAMES,
+		.aperture_first = t.fmin == UINT64_MAX ? RAM_FRAMES : t.fmin,
+		.aperture_frames = t.fmin == UINT64_MAX ? 0 : t.fmax - t.fmin + 1,
 		.max_tables = MAX_VAS,	/* the host's own trace: MAX_VAS bounds it */
 	});
 	if (!rp.hv) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < nops && !rc; i++) {
-		if (ops[i].op == PVMAP_TRACE_BEGIN || ops[i].op == PVMAP_TRACE_END)
-			continue;
-		for (uint64_t p = 0; !rc && p < (ops[i].op == PVMAP_TRACE_FLUSH_ALL ?
-						 ops[i].arg : 1); p++)
-			rc = add_va(&rp, ops[i].va + (p << 12), &vcap);
-	}
-	if (!rc) {
-		unique_vas(&rp);
-		if (rp.nvas > MAX_VAS)
-			rc = -E2BIG;
-	}
+	rc = collect_vas(&rp, &t);
 	if (rc)
 		goto out;
 
-	for (size_t i = 0; i < nops; i++)
-		replay_op(&rp, &ops[i]);
-	for (unsigned int c = 0; c <= maxcpu; c++)
+	for (size_t i = 0; i < t.n; i++)
+		replay_op(&rp, &t.op[i]);
+	for (unsigned int c = 0; c <= t.maxcpu; c++)
 		flush_batch(&rp, c);
-	r->ops = nops;
+	r->ops = t.n;
 
-	/* The hypervisor takes every mapped frame back; then the guest looks again. */
-	frames = malloc((r->pages_mapped + 1) * sizeof(*frames));
-	if (!frames) {
-		rc = -ENOMEM;
+	rc = revoke_and_touch(&rp, &t, r, report, json);
+	if (rc)
 		goto out;
-	}
-	for (size_t i = 0; i < nops; i++)
-		if (ops[i].op == PVMAP_TRACE_SET && (ops[i].arg & PTE_P))
-			frames[nframes++] = PTE_FRAME(ops[i].arg);
-	qsort(frames, nframes, sizeof(*frames), cmp_u64);
-	for (size_t i = 0; i < nframes; i++)
-		if (!i || frames[i] != frames[i - 1])
-			r->stale_at_revoke += pvstub_revoke(rp.hv, frames[i], json ? NULL : report);
-	for (unsigned int c = 0; c <= maxcpu; c++)
-		for (size_t i = 0; i < rp.nvas; i++)
-			touch(&rp, c, rp.vas[i]);
 	pvstub_counts(rp.hv, &r->counts);
 	r->violations = report ? pvstub_report_violations(rp.hv, report, json)
 			       : (unsigned int)r->counts.violations;
 out:
 	pvstub_destroy(rp.hv);
 	free(rp.vas);
-	free(frames);
-	free(ops);
+	free(t.op);
 	free(lines);
 	free(copy);
 	return rc;
