@@ -102,11 +102,14 @@ int pvstub_multicall_compat(struct pvstub *s, unsigned int vcpu,
 	return 0;
 }
 
-/* Append to @q's last entry when it is of @op, else start one; its index in its array. */
-static bool queue_add(struct pvstub_queue *q, unsigned int op, unsigned int *n)
+/*
+ * Append to @q's last entry when it is of @op, else start one: the index in
+ * its array (*@n counts it) of the slot to fill, or -1 when that is full.
+ */
+static int queue_add(struct pvstub_queue *q, unsigned int op, unsigned int *n)
 {
 	if (*n == PVSTUB_QUEUE_MAX)
-		return false;
+		return -1;
 	if (q->nentry && q->entry[q->nentry - 1].op == op) {
 		q->entry[q->nentry - 1].count++;
 	} else {
@@ -114,28 +117,25 @@ static bool queue_add(struct pvstub_queue *q, unsigned int op, unsigned int *n)
 		q->entry[q->nentry].first = *n;
 		q->entry[q->nentry++].count = 1;
 	}
-	(*n)++;
-	return true;
+	return (int)(*n)++;
 }
 
 bool pvstub_queue_update(struct pvstub_queue *q, const struct mmu_update *u)
 {
-	unsigned int i = q->nupd;
+	int i = queue_add(q, __HYPERVISOR_mmu_update, &q->nupd);
 
-	if (!queue_add(q, __HYPERVISOR_mmu_update, &q->nupd))
-		return false;
-	q->upd[i] = *u;
-	return true;
+	if (i >= 0)
+		q->upd[i] = *u;
+	return i >= 0;
 }
 
 bool pvstub_queue_mmuext(struct pvstub_queue *q, const struct mmuext_op *op)
 {
-	unsigned int i = q->next;
+	int i = queue_add(q, __HYPERVISOR_mmuext_op, &q->next);
 
-	if (!queue_add(q, __HYPERVISOR_mmuext_op, &q->next))
-		return false;
-	q->ext[i] = *op;
-	return true;
+	if (i >= 0)
+		q->ext[i] = *op;
+	return i >= 0;
 }
 
 /*
