@@ -93,18 +93,22 @@ $(B)/%/init: tests/guest/init.c $(GUEST_LIB) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
-$(B)/%/pvmap-tests: tests/guest/pvmap-tests.c $(GUEST_LIB) $(UAPI) | deps
+# the feature files are included by pvmap-tests.c (one harness per program)
+GUEST_TESTS := tests/guest/pvmap-tests.c tests/guest/pvmap-tests.h $(wildcard tests/guest/tests_*.c) \
+	tests/guest/suite.c tests/guest/suite.h tests/guest/result.h tests/guest/harness.h
+$(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -isystem $(KSFT_DIR) -o $@ $< tests/guest/suite.c \
+		tests/guest/guest.c
 
 $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
 
 $(B)/%/pvmap-drm-tests: tests/guest/pvmap-drm-tests.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h \
-		| deps
+		tests/guest/result.h tests/guest/harness.h | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tests/guest/guest.c
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) -o $@ $< tests/guest/guest.c
 
 # the libdrm client: static, as every guest program (libdrm-dev ships libdrm.a)
 $(B)/%/pvmap-drmfps: tools/guest/pvmap-drmfps.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h | deps

@@ -9,6 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/* A test's failure: "# why" on the console, and -1 for the caller to return. */
+#define fail(...) ({ printf("# " __VA_ARGS__); printf("\n"); -1; })
 
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
 #define GUEST_SELFTEST_PATH	"/lib/modules/pvmap_selftest.ko"

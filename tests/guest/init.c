@@ -7,7 +7,8 @@
  *
  * Command line (all optional):
  *   pvtest.run=PROG          program to run (default /bin/pvmap-tests)
- *   pvtest.only=TEST         passed to the program as --only TEST
+ *   pvtest.only=TEST         run TEST alone: -t TEST to the harness's suites
+ *                            (without it: -F alone), --only TEST to others
  *   pvtest.modparams=a=1,b=2 module parameters (commas become spaces)
  *   pvtest.noload=1          do not load the module
  *   pvtest.interactive=1     stay up after the program; no shell
@@ -179,6 +180,17 @@ static void console_quiet(void)
 	}
 }
 
+/* The programs on the kselftest harness (tests/guest/harness.h). */
+static bool harness_suite(const char *prog)
+{
+	return !strcmp(prog, "/bin/pvmap-tests") || !strcmp(prog, "/bin/pvmap-drm-tests");
+}
+
+/*
+ * @only: the harness's -t TEST (a test alone); without it a suite leaves
+ * out its fixture "alone" (-F alone), the tests that break the guest.
+ * Another program gets --only TEST.
+ */
 static int run_program(const char *prog, const char *only)
 {
 	char *argv[4] = { (char *)prog, NULL, NULL, NULL };
@@ -186,8 +198,11 @@ static int run_program(const char *prog, const char *only)
 	pid_t pid;
 
 	if (only[0]) {
-		argv[1] = "--only";
+		argv[1] = harness_suite(prog) ? "-t" : "--only";
 		argv[2] = (char *)only;
+	} else if (harness_suite(prog)) {
+		argv[1] = "-F";
+		argv[2] = "alone";
 	}
 	fflush(stdout);
 	pid = fork();
@@ -273,6 +288,9 @@ int main(void)
 	mount_or_warn("debugfs", "/sys/kernel/debug", "debugfs");
 	mount_or_warn("tracefs", "/sys/kernel/tracing", "tracefs");
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* The harness logs (TH_LOG, SKIP) on stderr: the console, as stdout is. */
+	if (fcntl(STDERR_FILENO, F_GETFD) < 0)
+		dup2(STDOUT_FILENO, STDERR_FILENO);
 	kmsg_forward_start();
 
 	guest_cmdline_get("run", prog, sizeof(prog));
@@ -293,7 +311,7 @@ int main(void)
 	console_quiet();
 	ret = run_program(prog, only);
 	printf("# init: %s exited with %d\n", prog, ret);
-	if (!strcmp(prog, "/bin/pvmap-tests") || !strcmp(prog, "/bin/pvmap-drm-tests"))
+	if (harness_suite(prog))
 		kmemleak_report();
 	end_qemu(ret == 0 ? EXIT_PASS : EXIT_FAIL);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvmap-drm-tests: pvmap_drm's tests, one KTAP document, in a guest whose
+ * pvmap-drm-tests: pvmap_drm's tests on the kselftest harness (result.h), in a guest whose
  * std-VGA pvmap leaves to pvmap_drm (pvmap's default) and whose ivshmem and
  * qxl apertures pvmap binds. The DRM calls are the kernel's ioctls, so the
  * program stays static; Debian's modetest (dynamically linked, from its
@@ -8,6 +8,7 @@
  * the screen (QMP screendump) and VRAM (QMP pmemsave) at the handshakes.
  */
 #include "guest.h"
+#include "result.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,8 +37,6 @@
 #define CARD		"/dev/dri/card0"
 #define MODETEST	"/bin/modetest"
 #define PAGE		4096ULL
-
-#define fail(...) ({ printf("# " __VA_ARGS__); printf("\n"); -1; })
 
 static char stats_path[256];	/* debugfs <pci>/pvmap_drm_stats */
 
@@ -171,7 +170,16 @@ static int frame_to_host(int fd, const char *what, uint32_t old)
 	return guest_host_sync("drm-frame") ? 0 : fail("host did not acknowledge");
 }
 
-static int test_drm_probe(void)
+/* Each test in its own child: the console drained, the stats file found. */
+static void test_setup(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	tcdrain(STDOUT_FILENO);
+	if (!stats_path[0])
+		guest_drm_stats_path(stats_path, sizeof(stats_path));
+}
+
+PVMAP_TEST(drm_probe)
 {
 	char name[64] = "", path[32];
 	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
@@ -205,7 +213,7 @@ static int test_drm_probe(void)
  * fbcon draws into the fbdev buffer's shadow; pvmap_drm copies the damage
  * into VRAM through pvmap. Text on tty1, then the counters and the screen.
  */
-static int test_drm_fbcon(void)
+PVMAP_TEST(drm_fbcon)
 {
 	static const char text[] = "\033[?25l\033[2J\033[H"	/* no cursor, cleared */
 		"pvmap_drm fbcon: this text reached VRAM through pvmap's atomic maps\n"
@@ -276,7 +284,7 @@ static uint32_t connector_id(int fd)
  * waits for a key, the scanned-out buffer goes to the host, which checks
  * the screendump against the pattern and against that buffer.
  */
-static int test_drm_modetest_smpte(void)
+PVMAP_TEST(drm_modetest_smpte)
 {
 	int to_mt[2], pty, tty, fd, status, ret = 0;
 	struct drm_mode_crtc crtc;
@@ -348,7 +356,7 @@ static int test_drm_modetest_smpte(void)
  * user-space mmap writes: every frame read back right after its flip. The
  * last run leaves its frame to the host's screendump check.
  */
-static int test_drm_fps_client(void)
+PVMAP_TEST(drm_fps_client)
 {
 	static const char *const runs[][4] = {
 		{ "--upload", "kernel", "--engine", "ioremap_page" },
@@ -376,7 +384,7 @@ static int test_drm_fps_client(void)
  * 1000 buffers made, mapped, written, read back and destroyed: each one
  * zeroed when made, the allocator back where it started at the end.
  */
-static int test_drm_dumb_lifecycle(void)
+PVMAP_TEST(drm_dumb_lifecycle)
 {
 	long long used = drm_stat("vram_used: "), buffers = drm_stat("buffers: ");
 	int fd, ret = 0, i;
@@ -411,103 +419,6 @@ static int test_drm_dumb_lifecycle(void)
 	       drm_stat("vram_used: "), buffers, drm_stat("buffers: "));
 	if (!ret && (drm_stat("vram_used: ") != used || drm_stat("buffers: ") != buffers))
 		ret = fail("the VRAM allocator did not come back to where it started");
-	return ret;
-}
-
-/* DRM_IOCTL_MODE_MAP_DUMB's fake offset of @handle; 0 when it fails. */
-static uint64_t map_dumb_offset(int fd, uint32_t handle)
-{
-	struct drm_mode_map_dumb m = { .handle = handle };
-
-	return ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m) ? 0 : m.offset;
-}
-
-/*
- * Any process that can open the card may ask for a private mapping of a
- * dumb buffer: copy-on-write, of VRAM pfns that have no page to copy.
- * The core BUG()s on a fault in such a vma; the driver must refuse the
- * mmap itself (EINVAL, as the shmem and TTM helpers do), readable or not.
- */
-static int test_drm_mmap_private_refused(void)
-{
-	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE };
-	struct dumb b;
-	uint64_t off;
-	int fd, ret = 0;
-
-	fd = open_card();
-	if (fd < 0)
-		return -1;
-	if (dumb_create(fd, 64, 64, &b)) {
-		close(fd);
-		return fail("CREATE_DUMB: %s", strerror(errno));
-	}
-	off = map_dumb_offset(fd, b.handle);
-	for (unsigned int i = 0; !ret && i < sizeof(prots) / sizeof(prots[0]); i++) {
-		volatile uint8_t *p = mmap(NULL, PAGE, prots[i], MAP_PRIVATE, fd, off);
-
-		if (p != MAP_FAILED) {
-			ret = fail("mmap(%s, MAP_PRIVATE) of a dumb buffer succeeded; reading it "
-				   "next", i ? "PROT_READ | PROT_WRITE" : "PROT_READ");
-			/* the attack: the old driver's kernel dies here */
-			guest_touch(p, false);
-			munmap((void *)p, PAGE);
-		} else if (errno != EINVAL) {
-			ret = fail("mmap(MAP_PRIVATE): %s, not EINVAL", strerror(errno));
-		}
-	}
-	/* the shared mapping still works beside the refusals */
-	memset(b.map, 0x3c, PAGE);
-	if (!ret && (b.map[0] != 0x3c || b.map[PAGE - 1] != 0x3c))
-		ret = fail("the shared mapping reads %#x, not 0x3c", b.map[0]);
-	if (!ret)
-		printf("# mmap(MAP_PRIVATE) of a dumb buffer: EINVAL for PROT_READ and "
-		       "PROT_READ | PROT_WRITE; MAP_SHARED works\n");
-	dumb_destroy(fd, &b);
-	close(fd);
-	return ret;
-}
-
-/*
- * munmap() of a mapping's head moves its start, not the buffer's pages:
- * the pages left must still be the buffer's own at their offsets.
- */
-static int test_drm_mmap_head_unmapped(void)
-{
-	struct dumb b;
-	uint8_t *map;
-	int fd, ret = 0;
-
-	fd = open_card();
-	if (fd < 0)
-		return -1;
-	if (dumb_create(fd, 256, 64, &b)) {	/* 16 pages */
-		close(fd);
-		return fail("CREATE_DUMB: %s", strerror(errno));
-	}
-	for (uint64_t pg = 0; pg < b.size / PAGE; pg++)
-		memset(b.map + pg * PAGE, (int)(0x40 + pg), PAGE);
-	munmap(b.map, b.size);
-	map = mmap(NULL, b.size, PROT_READ, MAP_SHARED, fd, map_dumb_offset(fd, b.handle));
-	b.map = NULL;
-	if (map == MAP_FAILED) {
-		ret = fail("mmap: %s", strerror(errno));
-		goto out;
-	}
-	/* nothing faulted in yet: every page left faults after the head goes */
-	munmap(map, 4 * PAGE);
-	for (uint64_t pg = 4; !ret && pg < b.size / PAGE; pg++)
-		if (map[pg * PAGE] != (uint8_t)(0x40 + pg))
-			ret = fail("page %llu of the buffer reads %#x, page %u's byte",
-				   (unsigned long long)pg, map[pg * PAGE],
-				   map[pg * PAGE] - 0x40);
-	munmap(map + 4 * PAGE, b.size - 4 * PAGE);
-	if (!ret)
-		printf("# after munmap() of 4 head pages: the other %llu pages are the "
-		       "buffer's own\n", (unsigned long long)(b.size / PAGE - 4));
-out:
-	dumb_destroy(fd, &b);
-	close(fd);
 	return ret;
 }
 
@@ -552,7 +463,7 @@ static int upload_faults(int fd, struct dumb *b)
  * each written through its mmap (the last also through the kernel's upload
  * path) and read back, then checked by the host in VRAM with pmemsave.
  */
-static int test_drm_vram_beyond_vmalloc(void)
+PVMAP_TEST(drm_vram_beyond_vmalloc)
 {
 	static struct dumb bufs[128];
 	long long vram = drm_stat("vram_size: ");
@@ -632,12 +543,109 @@ static int test_drm_vram_beyond_vmalloc(void)
 	return ret;
 }
 
+/* DRM_IOCTL_MODE_MAP_DUMB's fake offset of @handle; 0 when it fails. */
+static uint64_t map_dumb_offset(int fd, uint32_t handle)
+{
+	struct drm_mode_map_dumb m = { .handle = handle };
+
+	return ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m) ? 0 : m.offset;
+}
+
+/*
+ * Any process that can open the card may ask for a private mapping of a
+ * dumb buffer: copy-on-write, of VRAM pfns that have no page to copy.
+ * The core BUG()s on a fault in such a vma; the driver must refuse the
+ * mmap itself (EINVAL, as the shmem and TTM helpers do), readable or not.
+ */
+PVMAP_TEST(drm_mmap_private_refused)
+{
+	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE };
+	struct dumb b;
+	uint64_t off;
+	int fd, ret = 0;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (dumb_create(fd, 64, 64, &b)) {
+		close(fd);
+		return fail("CREATE_DUMB: %s", strerror(errno));
+	}
+	off = map_dumb_offset(fd, b.handle);
+	for (unsigned int i = 0; !ret && i < sizeof(prots) / sizeof(prots[0]); i++) {
+		volatile uint8_t *p = mmap(NULL, PAGE, prots[i], MAP_PRIVATE, fd, off);
+
+		if (p != MAP_FAILED) {
+			ret = fail("mmap(%s, MAP_PRIVATE) of a dumb buffer succeeded; reading it "
+				   "next", i ? "PROT_READ | PROT_WRITE" : "PROT_READ");
+			/* the attack: the old driver's kernel dies here */
+			guest_touch(p, false);
+			munmap((void *)p, PAGE);
+		} else if (errno != EINVAL) {
+			ret = fail("mmap(MAP_PRIVATE): %s, not EINVAL", strerror(errno));
+		}
+	}
+	/* the shared mapping still works beside the refusals */
+	memset(b.map, 0x3c, PAGE);
+	if (!ret && (b.map[0] != 0x3c || b.map[PAGE - 1] != 0x3c))
+		ret = fail("the shared mapping reads %#x, not 0x3c", b.map[0]);
+	if (!ret)
+		printf("# mmap(MAP_PRIVATE) of a dumb buffer: EINVAL for PROT_READ and "
+		       "PROT_READ | PROT_WRITE; MAP_SHARED works\n");
+	dumb_destroy(fd, &b);
+	close(fd);
+	return ret;
+}
+
+/*
+ * munmap() of a mapping's head moves its start, not the buffer's pages:
+ * the pages left must still be the buffer's own at their offsets.
+ */
+PVMAP_TEST(drm_mmap_head_unmapped)
+{
+	struct dumb b;
+	uint8_t *map;
+	int fd, ret = 0;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (dumb_create(fd, 256, 64, &b)) {	/* 16 pages */
+		close(fd);
+		return fail("CREATE_DUMB: %s", strerror(errno));
+	}
+	for (uint64_t pg = 0; pg < b.size / PAGE; pg++)
+		memset(b.map + pg * PAGE, (int)(0x40 + pg), PAGE);
+	munmap(b.map, b.size);
+	map = mmap(NULL, b.size, PROT_READ, MAP_SHARED, fd, map_dumb_offset(fd, b.handle));
+	b.map = NULL;
+	if (map == MAP_FAILED) {
+		ret = fail("mmap: %s", strerror(errno));
+		goto out;
+	}
+	/* nothing faulted in yet: every page left faults after the head goes */
+	munmap(map, 4 * PAGE);
+	for (uint64_t pg = 4; !ret && pg < b.size / PAGE; pg++)
+		if (map[pg * PAGE] != (uint8_t)(0x40 + pg))
+			ret = fail("page %llu of the buffer reads %#x, page %u's byte",
+				   (unsigned long long)pg, map[pg * PAGE],
+				   map[pg * PAGE] - 0x40);
+	munmap(map + 4 * PAGE, b.size - 4 * PAGE);
+	if (!ret)
+		printf("# after munmap() of 4 head pages: the other %llu pages are the "
+		       "buffer's own\n", (unsigned long long)(b.size / PAGE - 4));
+out:
+	dumb_destroy(fd, &b);
+	close(fd);
+	return ret;
+}
+
 /*
  * The host unplugs the std-VGA while this process holds a mapping of a
  * buffer: the mapping gives SIGBUS, the file's ioctls fail, nothing oopses,
  * and the module unloads once the file is closed.
  */
-static int test_drm_unplug(void)
+PVMAP_TEST(drm_unplug)
 {
 	struct drm_mode_create_dumb c = { .width = 64, .height = 64, .bpp = 32 };
 	struct dumb b;
@@ -692,15 +700,25 @@ static void *upload_run(void *arg)
 	return NULL;
 }
 
+/* Tests run alone (-t NAME): pvmap_drm loaded for them, as drm_probe does. */
+FIXTURE(alone) {};
+FIXTURE_SETUP(alone)
+{
+	int ret = guest_load_drm("");
+
+	ASSERT_TRUE(!ret || ret == -EEXIST) TH_LOG("load %s: %s", GUEST_DRM_PATH, strerror(-ret));
+}
+FIXTURE_TEARDOWN(alone) {}
+
 /*
  * An UPLOAD whose source stalls (its fifth line on a page userfaultfd
  * holds back, as FUSE can) while the host device_dels the card: the
  * unplug must not wait for it (the host gets DEVICE_DELETED within 10 s,
  * host test device_del_during_stalled_upload), the card goes, and once
- * the page is served the UPLOAD ends with ENODEV. Run alone (--only): the
+ * the page is served the UPLOAD ends with ENODEV. Run alone (-t NAME): the
  * card is gone after it.
  */
-static int test_device_del_during_stalled_upload(void)
+PVMAP_TEST_ALONE(device_del_during_stalled_upload)
 {
 	struct upload_job job = { 0 };
 	struct guest_stall st;
@@ -719,7 +737,7 @@ static int test_device_del_during_stalled_upload(void)
 	ret = guest_stall_create(&st, 4 * PAGE, PAGE);
 	if (ret) {
 		close(fd);
-		return ret == 1 ? (printf("# no userfaultfd in this kernel\n"), 1) : -1;
+		return ret == 1 ? skip("no userfaultfd in this kernel") : -1;
 	}
 	job.fd = fd;
 	job.up = (struct drm_pvmap_drm_upload){
@@ -761,54 +779,4 @@ out:
 	return ret;
 }
 
-/* @alone: only with --only NAME (it leaves no card behind) */
-static const struct {
-	const char *name;
-	int (*fn)(void);
-	bool alone;
-} tests[] = {
-	{ "drm_probe", test_drm_probe, false },
-	{ "drm_fbcon", test_drm_fbcon, false },
-	{ "drm_modetest_smpte", test_drm_modetest_smpte, false },
-	{ "drm_fps_client", test_drm_fps_client, false },
-	{ "drm_dumb_lifecycle", test_drm_dumb_lifecycle, false },
-	{ "drm_vram_beyond_vmalloc", test_drm_vram_beyond_vmalloc, false },
-	{ "drm_mmap_private_refused", test_drm_mmap_private_refused, false },
-	{ "drm_mmap_head_unmapped", test_drm_mmap_head_unmapped, false },
-	{ "drm_unplug", test_drm_unplug, false },
-	{ "device_del_during_stalled_upload", test_device_del_during_stalled_upload, true },
-};
-
-int main(int argc, char **argv)
-{
-	const char *only = argc == 3 && !strcmp(argv[1], "--only") ? argv[2] : NULL;
-	int ntests = sizeof(tests) / sizeof(tests[0]);
-	int planned = 0, pass = 0, failed = 0, skipped = 0, n = 0;
-	bool run[sizeof(tests) / sizeof(tests[0])];
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	/* every run loads the module first (test 0) */
-	for (int i = 0; i < ntests; i++) {
-		run[i] = only ? i == 0 || !strcmp(only, tests[i].name) : !tests[i].alone;
-		planned += run[i];
-	}
-	printf("KTAP version 1\n1..%d\n", planned);
-	for (int i = 0; i < ntests; i++) {
-		int ret;
-
-		if (!run[i])
-			continue;
-		ret = tests[i].fn();
-		if (ret == 0)
-			pass++;
-		else if (ret == 1)
-			skipped++;
-		else
-			failed++;
-		printf("%s %d %s%s\n", ret && ret != 1 ? "not ok" : "ok", ++n, tests[i].name,
-		       ret == 1 ? " # SKIP" : "");
-		tcdrain(STDOUT_FILENO);
-	}
-	printf("# Totals: pass:%d fail:%d skip:%d total:%d\n", pass, failed, skipped, planned);
-	return failed ? 1 : 0;
-}
+TEST_HARNESS_MAIN

@@ -53,6 +53,63 @@ class KTAPParse(unittest.TestCase):
         self.assertEqual(ktap.totals(w.lines())[:2], (1, 1))
 
 
+# What the kselftest harness prints (tests/guest/harness.h), a kernel message inside
+HARNESS = ["[    1.0] boot", "TAP version 13", "1..5", "# Starting 5 tests from 2 test cases.",
+           "#  RUN           global.module_loaded ...", "#            OK  global.module_loaded",
+           "ok 1 global.module_loaded", "#  RUN           global.soak ...",
+           "#      SKIP      only in make soak", "#            OK  global.soak",
+           "ok 2 global.soak # SKIP only in make soak",
+           "[    2.0] pvmap: a kernel message",
+           "ok 3 global.mainline_nohighmem_flushes # XFAIL expected: the known upstream bug",
+           "# kernel.c:10:rw_bounds:short read", "not ok 4 global.rw_bounds",
+           "ok 5 alone.pv_daemon_stalled",
+           "# FAILED: 4 / 5 tests passed.",
+           "# Totals: pass:2 fail:1 xfail:1 xpass:0 skip:1 error:0"]
+
+
+class HarnessTAP(unittest.TestCase):
+    def test_names_lose_the_fixture(self):
+        s = ktap.parse(HARNESS)
+        self.assertTrue(s.complete())
+        self.assertEqual([n for _, _, n, _ in s.results],
+                         ["module_loaded", "soak", "mainline_nohighmem_flushes", "rw_bounds",
+                          "pv_daemon_stalled"])
+
+    def test_skip_xfail_and_failure(self):
+        s = ktap.parse(HARNESS)
+        self.assertEqual((s.passed, s.failed, s.skipped), (3, 1, 1))
+        self.assertEqual(s.directives[2], ("SKIP", "only in make soak"))
+
+    def test_xpass_is_a_failure(self):
+        s = ktap.parse(["TAP version 13", "1..1", "ok 1 global.a # XPASS unknown"])
+        self.assertEqual((s.passed, s.failed), (0, 1))
+
+    def test_harness_totals(self):
+        self.assertEqual(ktap.totals(HARNESS), (3, 1, 1, 5, 1))
+        self.assertEqual(ktap.totals(HARNESS + GOOD[-1:]), (4, 2, 1, 7, 2))
+
+    def test_guest_document_has_plain_names_and_ktap_totals(self):
+        out = ktap.guest_document(HARNESS, "guest-i386")
+        self.assertEqual(out[:3], ["KTAP version 1", "# Subtest: guest-i386", "1..5"])
+        self.assertIn("ok 2 soak # SKIP only in make soak", out)
+        self.assertIn("ok 3 mainline_nohighmem_flushes # XFAIL expected: the known upstream bug",
+                      out)
+        self.assertIn("not ok 4 rw_bounds", out)
+        self.assertNotIn("[    2.0] pvmap: a kernel message", out)
+        self.assertEqual(out[-1], "# Totals: pass:3 fail:1 skip:1 total:5")
+        s = ktap.parse(out)
+        self.assertTrue(s.complete())
+        self.assertEqual(ktap.totals(out), (3, 1, 1, 5, 1))
+
+    def test_guest_document_cut_short(self):
+        out = ktap.guest_document(HARNESS[:7], "guest-i386")
+        self.assertIn("# Totals: pass:1 fail:1 skip:0 total:2", out)
+
+    def test_guest_document_without_output(self):
+        out = ktap.guest_document(["[    1.0] Kernel panic"], "guest-i386")
+        self.assertIn("not ok 1 guest_ktap", out)
+        self.assertEqual(ktap.totals(out)[:2], (0, 1))
+
 class ConsoleSplats(unittest.TestCase):
     def test_finds_kernel_reports(self):
         reports = [

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What pvmap-tests' feature files (tests_*.c) share: the devices found,
+ * the ivshmem aperture, the patterns the host checks, CPU pinning, the
+ * engine's counters, the in-kernel test module and the PV channel.
+ * Lines starting with "# pvmap-host:" carry facts the host runner checks.
+ */
+#ifndef PVMAP_GUEST_SUITE_H
+#define PVMAP_GUEST_SUITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uapi/pvmap.h>
+
+#define MAX_DEVICES	8
+#define MIB		(1024UL * 1024)
+#define PAGE		((uint64_t)4096)	/* 64-bit, so masks do not truncate offsets */
+#define PVMAP_DRIVER	"/sys/bus/pci/drivers/pvmap"
+#define GUEST_PAT_LEN	(3 * PAGE + 123)	/* crosses pages, odd length */
+#define POOL_WINDOWS	8	/* <pvmap/io_mapping.h>'s PVMAP_POOL_WINDOWS */
+
+struct device {
+	char path[272];
+	struct pvmap_info info;
+};
+
+/* What scan_devices() found: each test scans at its start (its own child). */
+extern struct device devices[MAX_DEVICES];
+extern int ndevices;
+
+/* Open /dev/pvmap* and read INFO of each; the number found or -1. */
+int scan_devices(void);
+struct device *find_kind(uint32_t kind);
+/* The ivshmem device, opened; -1 after a diagnostic when absent. */
+int open_ivshmem(struct device **dp);
+
+/* Run on @cpu only; 0 or -1. unpin(): on any CPU again. */
+int pin_cpu(int cpu);
+void unpin(void);
+
+uint64_t random_u64(void);
+/* The pattern the host wrote before boot (pvtest.hostpat=OFF:LEN:SEED). */
+bool host_pattern(uint64_t *off, uint64_t *len, uint64_t *seed);
+/* Whether [@off, @off + @len) overlaps the host's pattern (which must stay). */
+bool hits_host_pattern(uint64_t off, uint64_t len);
+/* PWRITE the pattern; @announce: the host checks it at the next handshake. */
+int pwrite_pattern(int fd, uint64_t off, uint64_t len, uint64_t seed, bool announce);
+/*
+ * One writer process pinned to @cpu: ready on @to_parent, "go" on
+ * @from_parent, 8 PWRITEs, done (see suite.c).
+ */
+int writer(int cpu, int fd, uint64_t off, uint64_t len, uint64_t seed,
+	   int from_parent, int to_parent);
+
+int read_stats(int fd, struct pvmap_stats *st);
+/* Sum of a /proc/interrupts row ("TLB:", "CAL:") over every CPU. */
+long long interrupts(const char *row);
+
+/* Reload pvmap with the suite's parameters: 0 or -1. */
+int pvmap_reload(void);
+
+/* One pvmap_selftest command on the ivshmem aperture that must answer "ok". */
+int kernel_selftest_args(const char *name, const char *args, char *res, size_t len);
+
+/* Whether pvmap maps through the hypervisor channel (a PV guest). */
+bool pv_active(void);
+
+#endif /* PVMAP_GUEST_SUITE_H */

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-tests: the driver binds every aperture and reports it: INFO against the BARs,
+ * the unmap mode, the host's pattern read and the guest's written.
+ * Included by pvmap-tests.c, in its run order.
+ */
+#include "pvmap-tests.h"
+
+/*
+ * A mapping independent of pvmap's engine: mainline's io_mapping, through
+ * pvmap_selftest. These two tests check the bench
+ * itself: the guest and the host see the same bytes at the same aperture
+ * offsets. (Not the PCI core's sysfs resource file: a production kernel's
+ * IO_STRICT_DEVMEM refuses to map a BAR that a driver holds.)
+ */
+static int mainline_pattern(const char *op, struct device *d, uint64_t off, uint64_t len,
+			   uint64_t seed)
+{
+	char args[96], res[256];
+
+	snprintf(args, sizeof(args), "%llx %llx %llx", (unsigned long long)off,
+		 (unsigned long long)len, (unsigned long long)seed);
+	if (guest_selftest_args(op, d->info.aperture_base, d->info.aperture_size, args, res,
+				sizeof(res)) || strncmp(res, "ok", 2))
+		return fail("%s: %s", op, res);
+	printf("# %s: %s\n", op, res);
+	return 0;
+}
+
+PVMAP_TEST(module_loaded)
+{
+	struct stat st;
+
+	if (stat("/sys/module/pvmap", &st))
+		return fail("pvmap is not loaded");
+	return 0;
+}
+
+/*
+ * What this kernel has of the debug facilities the suite leans on, for the
+ * guest's summary and the host's checks (which SKIP what a kernel lacks).
+ */
+PVMAP_TEST(debug_facilities)
+{
+	struct utsname uts;
+	char res[256];
+
+	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+		return -1;
+	uname(&uts);
+	printf("# pvmap-host: facilities release=%s %s\n", uts.release, res + 3);
+	return 0;
+}
+
+PVMAP_TEST(binds_every_aperture)
+{
+	char expect[128], *tok, *save;
+	int want = 0, found = 0;
+
+	if (!guest_cmdline_get("expect", expect, sizeof(expect)))
+		return fail("no pvtest.expect= on the command line");
+	if (scan_devices() < 0)
+		return fail("cannot list /dev");
+	for (int i = 0; i < ndevices; i++)
+		printf("# %s: %s at %s\n", devices[i].path,
+		       pvmap_kind_name(devices[i].info.kind), devices[i].info.pci_name);
+	for (tok = strtok_r(expect, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int have = 0;
+
+		want++;
+		for (int i = 0; i < ndevices; i++)
+			have |= !strcmp(pvmap_kind_name(devices[i].info.kind), tok);
+		if (!have)
+			return fail("no /dev/pvmapN for the %s device", tok);
+		found++;
+	}
+	if (ndevices != want)
+		return fail("%d devices bound, %d expected", ndevices, want);
+	return found == want ? 0 : -1;
+}
+
+/*
+ * INFO must agree with what the PCI core sees (sysfs "resource"); the host
+ * compares the "# pvmap-host: bar" lines with QMP's query-pci.
+ */
+PVMAP_TEST(info_matches_bar)
+{
+	if (scan_devices() <= 0)
+		return fail("no pvmap device");
+	for (int i = 0; i < ndevices; i++) {
+		struct pvmap_info *info = &devices[i].info;
+		char path[96], res[2048], *line = res;
+		unsigned long long start, end;
+
+		if (info->abi_version != PVMAP_ABI_VERSION)
+			return fail("%s: abi_version %u", devices[i].path, info->abi_version);
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", info->pci_name);
+		if (guest_read_file(path, res, sizeof(res)) < 0)
+			return fail("cannot read %s", path);
+		for (int bar = 0; bar < info->bar && line; bar++) {
+			line = strchr(line, '\n');
+			line = line ? line + 1 : NULL;
+		}
+		if (!line || sscanf(line, "%llx %llx", &start, &end) != 2)
+			return fail("%s: no BAR%u in %s", devices[i].path, info->bar, path);
+		if (info->aperture_base != start || info->aperture_size != end - start + 1)
+			return fail("%s: INFO says %#llx+%#llx, sysfs %#llx-%#llx", devices[i].path,
+				    (unsigned long long)info->aperture_base,
+				    (unsigned long long)info->aperture_size, start, end);
+		printf("# pvmap-host: bar pci=%s kind=%s bar=%u base=%#llx size=%#llx\n",
+		       info->pci_name, pvmap_kind_name(info->kind), info->bar,
+		       (unsigned long long)info->aperture_base,
+		       (unsigned long long)info->aperture_size);
+	}
+	if (!guest_host_sync("bars"))
+		return fail("host did not acknowledge the BAR check");
+	return 0;
+}
+
+/* i386 always clears on unmap; x86_64 only with hygiene=1. */
+PVMAP_TEST(unmap_mode)
+{
+	char params[256];
+	bool want;
+
+	guest_module_params(params, sizeof(params));
+#if defined(__i386__)
+	want = true;
+#else
+	want = strstr(params, "hygiene=1") != NULL;
+#endif
+	if (scan_devices() <= 0)
+		return fail("no pvmap device");
+	for (int i = 0; i < ndevices; i++) {
+		bool have = devices[i].info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP;
+
+		printf("# %s: %s\n", devices[i].path,
+		       have ? "slots, clear-on-unmap" : "whole-aperture mapping");
+		if (have != want)
+			return fail("%s: clear-on-unmap is %s, want %s", devices[i].path,
+				    have ? "on" : "off", want ? "on" : "off");
+	}
+	return 0;
+}
+
+PVMAP_TEST(unknown_ioctl_rejected)
+{
+	int fd, ret, err;
+
+	if (scan_devices() <= 0)
+		return fail("no pvmap device");
+	fd = open(devices[0].path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open %s: %s", devices[0].path, strerror(errno));
+	ret = ioctl(fd, _IOR(PVMAP_IOC_MAGIC, 0x7f, struct pvmap_info), &devices[0].info);
+	err = errno;
+	close(fd);
+	if (ret != -1 || err != ENOTTY)
+		return fail("unknown ioctl returned %d (%s), want ENOTTY", ret, strerror(err));
+	return 0;
+}
+
+/* The problem pvmap exists for: a whole 1 GiB aperture does not fit on i386. */
+PVMAP_TEST(whole_aperture_ioremap)
+{
+	struct device *d;
+	char path[96], result[64];
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	snprintf(path, sizeof(path), GUEST_DEBUGFS "/%s/whole_ioremap", d->path + 5);
+	if (guest_read_file(path, result, sizeof(result)) < 0)
+		return fail("cannot read %s", path);
+	printf("# ioremap_wc of %llu MiB: %s", (unsigned long long)d->info.aperture_size >> 20,
+	       result);
+#if defined(__i386__)
+	if (strncmp(result, "failed", 6))
+		return fail("whole-aperture ioremap_wc succeeded on i386");
+#else
+	if (strncmp(result, "mapped", 6))
+		return fail("whole-aperture ioremap_wc failed on x86_64");
+#endif
+	return 0;
+}
+
+PVMAP_TEST(reads_host_pattern)
+{
+	unsigned long long off, len, seed;
+	struct device *d;
+	char arg[96];
+
+	if (!guest_cmdline_get("hostpat", arg, sizeof(arg)) ||
+	    sscanf(arg, "%llx:%llx:%llx", &off, &len, &seed) != 3)
+		return fail("no pvtest.hostpat=OFF:LEN:SEED on the command line");
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	return mainline_pattern("mainline_check", d, off, len, seed);
+}
+
+PVMAP_TEST(writes_guest_pattern)
+{
+	uint64_t off, seed, rnd[2];
+	struct device *d;
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
+		return fail("getrandom: %s", strerror(errno));
+	off = rnd[0] % (d->info.aperture_size - GUEST_PAT_LEN);
+	while (hits_host_pattern(off, GUEST_PAT_LEN))
+		off = random_u64() % (d->info.aperture_size - GUEST_PAT_LEN);
+	seed = rnd[1];
+	if (mainline_pattern("mainline_fill", d, off, GUEST_PAT_LEN, seed))
+		return -1;
+	printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
+	       (unsigned long long)off, (unsigned long long)GUEST_PAT_LEN,
+	       (unsigned long long)seed);
+	if (!guest_host_sync("pattern"))
+		return fail("host did not find the pattern in the backing file");
+	return 0;
+}

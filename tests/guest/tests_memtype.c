@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-tests: the in-kernel API's memory types and window reuse: WC mappings,
+ * conflicting memtypes, sleepable windows never stale, /proc/kcore.
+ * Included by pvmap-tests.c, in its run order.
+ */
+#include "pvmap-tests.h"
+
+/*
+ * pvmap_selftest's probe of @va on @cpu (an IPI: that CPU keeps the address
+ * space it has loaded): 0 faults, 1 reads (in *@val), -1 failed.
+ */
+static int probe_on(int cpu, unsigned long va, uint32_t *val)
+{
+	char args[48], res[256];
+
+	snprintf(args, sizeof(args), "%lx %x", va, cpu);
+	if (kernel_selftest_args("probe", args, res, sizeof(res)))
+		return -1;
+	if (!strcmp(res, "ok faults"))
+		return 0;
+	return sscanf(res, "ok reads %x", val) == 1 ? 1 : -1;
+}
+
+/* Probe @va on every CPU up to @ncpu: all must read @want (or all fault if !@want). */
+static int probe_all(int ncpu, unsigned long va, uint32_t want, const char *who)
+{
+	int bad = 0;
+
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		uint32_t val = 0;
+		int r = probe_on(cpu, va, &val);
+
+		if (r < 0 || (want && (r != 1 || val != want)) || (!want && r != 0))
+			bad += fail("%s, CPU %d: the window %s, want %s %#x", who, cpu,
+				    r < 0 ? "could not be probed" : r ? "reads" : "faults",
+				    want ? "to read" : "to fault, not read", r == 1 ? val : want) != 0;
+	}
+	return bad;
+}
+
+/*
+ * pvmap_selftest's release of its held sleepable map, which probes every
+ * CPU at once after the unmap; 1 (after a diagnostic) when one still reads.
+ */
+static int release_held(const char *who, char *res, size_t len)
+{
+	if (!kernel_selftest_args("pool_release", "", res, len) && !strcmp(res, "ok stale=0"))
+		return 0;
+	return skip("%s's release: %s", who, res);
+}
+
+/* The first u32 of the aperture page at @off: @tag (PWRITE), so probes can tell pages apart. */
+static int put_tag(int fd, uint64_t off, uint32_t tag)
+{
+	uint64_t done;
+
+	return guest_rw(fd, true, off, &tag, sizeof(tag), &done) || done != sizeof(tag) ? -1 : 0;
+}
+
+/* The PT_LOAD segments of /proc/kcore: the kernel's ELF class is this program's. */
+#if defined(__x86_64__)
+typedef Elf64_Ehdr kcore_ehdr;
+typedef Elf64_Phdr kcore_phdr;
+#else
+typedef Elf32_Ehdr kcore_ehdr;
+typedef Elf32_Phdr kcore_phdr;
+#endif
+
+struct kcore {
+	int fd;
+	int n;
+	struct {
+		uint64_t vaddr, size, offset;
+	} seg[64];
+};
+
+static int kcore_open(struct kcore *k)
+{
+	kcore_ehdr e;
+	kcore_phdr p;
+
+	k->n = 0;
+	k->fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
+	if (k->fd < 0 || pread(k->fd, &e, sizeof(e), 0) != sizeof(e))
+		return -1;
+	for (unsigned int i = 0; i < e.e_phnum && k->n < 64; i++) {
+		if (pread(k->fd, &p, sizeof(p), e.e_phoff + i * e.e_phentsize) != sizeof(p))
+			return -1;
+		if (p.p_type == PT_LOAD)
+			k->seg[k->n++] = (typeof(k->seg[0])){ p.p_vaddr, p.p_memsz, p.p_offset };
+	}
+	return k->n ? 0 : -1;
+}
+
+/* Read the page at kernel address @va through kcore; 0, or -1 if kcore has no such page. */
+static int kcore_read(const struct kcore *k, uint64_t va, uint8_t *buf)
+{
+	for (int i = 0; i < k->n; i++)
+		if (va - k->seg[i].vaddr < k->seg[i].size)
+			return pread(k->fd, buf, PAGE, k->seg[i].offset + (va - k->seg[i].vaddr)) ==
+			       (ssize_t)PAGE ? 0 : -1;
+	return -1;
+}
+
+/*
+ * pvmap's PTEs carry the write-combining PAT encoding: an atomic slot and
+ * a held sleepable map read back in the guest, the held map's flags in the
+ * host's audit (handshake "memtype"), and the kernel's PAT memtype list.
+ * Without PAT (a CPU without MTRRs, say) the kernel grants UC-: a failure.
+ */
+PVMAP_TEST(memtype_wc)
+{
+	char res[256], list[16384], want[96], *line;
+	unsigned long long pa = 0;
+	unsigned long va = 0;
+	char mode[16] = "", level[16] = "";
+	struct device *d;
+	int status, ret = 0;
+	pid_t child;
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+		return -1;
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		return fail("fork: %s", strerror(errno));
+	if (child == 0) {	/* holds the map until memtype_release */
+		if (guest_selftest("memtype_hold", d->info.aperture_base, d->info.aperture_size,
+				   res, sizeof(res)))
+			_exit(2);
+		printf("# memtype_hold: %s\n", res);
+		_exit(strncmp(res, "ok", 2) ? 1 : 0);
+	}
+	for (int i = 0; i < 300 && !va; i++) {
+		if (!guest_selftest("memtype_query", d->info.aperture_base, d->info.aperture_size,
+				    res, sizeof(res)))
+			sscanf(res, "held va=%lx pa=%llx mode=%15s level=%15s", &va, &pa, mode, level);
+		if (!va)
+			usleep(100 * 1000);
+	}
+	if (va) {
+		guest_print_live();
+		printf("# pvmap-host: memtype va=%#lx pa=%#llx mode=%s level=%s\n", va, pa, mode,
+		       level);
+		if (!guest_host_sync("memtype"))
+			ret = fail("the host's audit does not show WC flags for the held map");
+	} else {
+		ret = fail("the held map never showed up");
+	}
+	guest_selftest("memtype_release", d->info.aperture_base, d->info.aperture_size, res,
+		       sizeof(res));
+	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		ret = fail("the PTEs of pvmap's maps are not write-combining");
+
+	snprintf(want, sizeof(want), "PAT: [mem 0x%016llx-0x%016llx] ",
+		 (unsigned long long)d->info.aperture_base,
+		 (unsigned long long)(d->info.aperture_base + d->info.aperture_size));
+	if (guest_read_file("/sys/kernel/debug/x86/pat_memtype_list", list, sizeof(list)) < 0)
+		return fail("no /sys/kernel/debug/x86/pat_memtype_list: PAT is off");
+#if defined(__i386__)
+	/* The list walks the memtype tree from 0 to ULONG_MAX (memtype_interval.c). */
+	if (d->info.aperture_base > 0xffffffffULL) {
+		printf("# aperture above 4 GiB: a 32-bit kernel's PAT memtype list omits it\n");
+		return ret;
+	}
+#endif
+	line = strstr(list, want);
+	if (!line) {
+		printf("# want \"%s\" in:\n", want);
+		for (line = strtok(list, "\n"); line; line = strtok(NULL, "\n"))
+			printf("# %s\n", line);
+		return fail("the aperture is not in the PAT memtype list");
+	}
+	printf("# %.*s\n", (int)strcspn(line, "\n"), line);
+	if (strncmp(line + strlen(want), "write-combining\n", 16))
+		ret = fail("the aperture is reserved as %.*s", (int)strcspn(line + strlen(want), "\n"),
+			   line + strlen(want));
+	return ret;
+}
+
+/*
+ * pvmap's maps with part of the aperture already reserved uncached, as
+ * another driver's ioremap() of a register page does (pvmap_selftest makes
+ * it while pvmap is unbound from the device): the kernel grants UC- to the
+ * whole aperture, and every PTE pvmap writes must carry UC-, never WC over
+ * it; create_wc may refuse instead. Then /dev/pvmapN, bound over such a
+ * reservation, says it is not write-combining and still works; once the
+ * reservation is gone it binds write-combining again.
+ */
+PVMAP_TEST(memtype_conflict)
+{
+	char pci[16], res[256], conflict[256] = "";
+	unsigned long long base, size;
+	struct device *d;
+	uint8_t buf[64];
+	int ret = 0, fd;
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
+	base = d->info.aperture_base;
+	size = d->info.aperture_size;
+	if (guest_write_file(PVMAP_DRIVER "/unbind", pci))
+		return fail("unbind %s", pci);
+	if (guest_selftest("memtype_conflict", base, size, conflict, sizeof(conflict)))
+		ret = fail("memtype_conflict: %s", conflict);
+	printf("# memtype_conflict: %s\n", conflict);
+	if (!ret && !strncmp(conflict, "ok granted", 10)) {
+		/* /dev/pvmapN over the same reservation: INFO says so, I/O works */
+		if (guest_selftest("uc_hold", base, size, res, sizeof(res)) || strncmp(res, "ok", 2))
+			ret = fail("uc_hold: %s", res);
+		if (!ret && guest_write_file(PVMAP_DRIVER "/bind", pci))
+			ret = fail("bind over the UC- reservation");
+		fd = ret ? -1 : open_ivshmem(&d);
+		if (fd >= 0) {
+			if (d->info.flags & PVMAP_INFO_F_WRITE_COMBINING)
+				ret = fail("INFO says write-combining over a UC- reservation");
+			else if (pwrite_pattern(fd, 6 * MIB, sizeof(buf), 31, false) ||
+				 guest_rw(fd, false, 6 * MIB, buf, sizeof(buf), NULL) ||
+				 pvmap_pattern_check(buf, sizeof(buf), 31, 6 * MIB) != sizeof(buf))
+				ret = fail("PWRITE/PREAD over the UC- reservation");
+			close(fd);
+			guest_write_file(PVMAP_DRIVER "/unbind", pci);
+		} else if (!ret) {
+			ret = -1;
+		}
+		guest_selftest("uc_release", base, size, res, sizeof(res));
+	}
+	if (guest_write_file(PVMAP_DRIVER "/bind", pci))
+		return fail("bind %s again", pci);
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("%s not bound again", pci);
+	if (!(d->info.flags & PVMAP_INFO_F_WRITE_COMBINING))
+		ret = fail("not write-combining once the UC- reservation is gone");
+	if (ret)
+		return ret;
+	return !strncmp(conflict, "skip", 4) ? 1 : strncmp(conflict, "ok", 2) ? -1 : 0;
+}
+
+/*
+ * One pool window used by two processes in turn, with different pages:
+ * A, on CPU 0, maps page X through it, has it read on every CPU, and
+ * releases it; B, on CPU 1, gets the same window for page Y. While B holds
+ * it, every CPU must read Y, whichever process asks, and once B releases
+ * it, fault: X's translation is never reachable again. Each CPU reads in
+ * an IPI, in the address space it has loaded, so a TLB entry left on a CPU
+ * other than the one that unmapped is found; the release itself probes
+ * every CPU the moment the unmap returns, before anything else there can
+ * flush that CPU's TLB by chance. (QEMU's TCG empties its whole
+ * TLB on every CR3 write and has no PCIDs, so an entry left in another
+ * address space's PCID cannot show here.)
+ */
+PVMAP_TEST(sleepable_reuse_no_stale)
+{
+	const uint64_t x_off = 3 * MIB, y_off = 5 * MIB;
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), fd, bad = 0, go[2], back[2], status;
+	uint32_t tag_x = 0x5a000000 | (random_u64() & 0xffff), tag_y = tag_x ^ 0x00ff0000;
+	unsigned long va_x = 0, va_y = 0;
+	char res[256], args[32];
+	struct device *d;
+	uint32_t val = 0;
+	pid_t pid;
+	char c;
+
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	if (!(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
+		close(fd);
+		return skip("whole-aperture mapping: sleepable maps point into it, no window is reused");
+	}
+	if (ncpu < 2 || put_tag(fd, x_off, tag_x) || put_tag(fd, y_off, tag_y) || pipe(go) ||
+	    pipe(back)) {
+		close(fd);
+		return fail("set-up: %d CPUs, tags or pipes failed", ncpu);
+	}
+	close(fd);
+
+	/* A: map X on CPU 0, read it on every CPU, release it from CPU 0 */
+	snprintf(args, sizeof(args), "%llx", (unsigned long long)x_off);
+	if (pin_cpu(0) || kernel_selftest_args("pool_hold", args, res, sizeof(res)) ||
+	    sscanf(res, "ok va=%lx val=%x", &va_x, &val) != 2 || val != tag_x) {
+		unpin();
+		return fail("A's map of page X: %s (want val=%x)", res, tag_x);
+	}
+	bad += probe_all(ncpu, va_x, tag_x, "A holding X");
+	bad += release_held("A", res, sizeof(res));
+	bad += probe_all(ncpu, va_x, 0, "A after releasing X");
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* B: the same window for page Y, from the other CPU */
+		int b = 0;
+
+		snprintf(args, sizeof(args), "%llx", (unsigned long long)y_off);
+		if (pin_cpu(1) || kernel_selftest_args("pool_hold", args, res, sizeof(res)) ||
+		    sscanf(res, "ok va=%lx val=%x", &va_y, &val) != 2) {
+			printf("# B's map of page Y: %s\n", res);
+			_exit(1);
+		}
+		if (va_y != va_x)
+			b += fail("B got window %#lx, not A's %#lx: nothing reused", va_y, va_x) != 0;
+		b += probe_all(ncpu, va_y, tag_y, "B holding Y");
+		c = 'h';
+		if (write(back[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			b++;
+		b += release_held("B", res, sizeof(res));
+		b += probe_all(ncpu, va_y, 0, "B after releasing Y");
+		_exit(b ? 1 : 0);
+	}
+	if (pid < 0 || read(back[0], &c, 1) != 1) {
+		bad++;
+	} else {
+		bad += probe_all(ncpu, va_x, tag_y, "A while B holds Y");
+		c = 'r';
+		bad += write(go[1], &c, 1) != 1;
+	}
+	if (pid > 0 && (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+			WEXITSTATUS(status)))
+		bad += fail("B failed (status %#x)", status) != 0;
+	bad += probe_all(ncpu, va_x, 0, "A after B released Y");
+	unpin();
+	close(go[0]);
+	close(go[1]);
+	close(back[0]);
+	close(back[1]);
+	if (!bad)
+		printf("# window %#lx: X (%#x) for A, then Y (%#x) for B; probed on %d CPUs "
+		       "from both: never X after its release\n", va_x, tag_x, tag_y, ncpu);
+	return bad ? -1 : 0;
+}
+
+/*
+ * /proc/kcore read across all of pvmap's windows while maps are live in
+ * them (a writer's atomic slots on the other vCPU, a held sleepable map):
+ * each page must read as zeros or as the aperture's bytes, and the kernel
+ * must survive it (the console check catches an oops).
+ */
+#define KCORE_BYTE	0x5a
+
+PVMAP_TEST(kcore_read_windows)
+{
+	static uint8_t fill[MIB], page[PAGE];
+	unsigned long long va, npages, pages = 0, nonzero = 0, bad = 0;
+	char windows[4096], kind[32], res[256], args[32], *line, *save;
+	const uint64_t held_off = 7 * MIB, writer_off = 8 * MIB;
+	int fd, nwin = 0, rounds = 0;
+	struct kcore k;
+	struct device *d;
+	time_t until;
+	pid_t writer;
+
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	memset(fill, KCORE_BYTE, sizeof(fill));
+	if (guest_rw(fd, true, held_off, fill, PAGE, NULL)) {
+		close(fd);
+		return fail("cannot fill the held page");
+	}
+	if (guest_read_file(GUEST_DEBUGFS "/windows", windows, sizeof(windows)) <= 0) {
+		close(fd);
+		return fail("no " GUEST_DEBUGFS "/windows");
+	}
+	if (kcore_open(&k)) {
+		close(fd);
+		return fail("/proc/kcore: %s", strerror(errno));
+	}
+	snprintf(args, sizeof(args), "%llx", (unsigned long long)held_off);
+	if (kernel_selftest_args("pool_hold", args, res, sizeof(res)))
+		bad++;
+	fflush(stdout);
+	writer = fork();
+	if (writer == 0) {
+		pin_cpu(1);
+		for (;;)
+			guest_rw(fd, true, writer_off, fill, sizeof(fill), NULL);
+	}
+	pin_cpu(0);
+	until = time(NULL) + 2;
+	do {
+		char copy[4096];
+
+		snprintf(copy, sizeof(copy), "%s", windows);
+		nwin = 0;
+		for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (sscanf(line, "%llx %llu %31s", &va, &npages, kind) != 3)
+				continue;
+			nwin++;
+			for (unsigned long long i = 0; i < npages; i++) {
+				bool zero = true, ours = true;
+
+				if (kcore_read(&k, va + i * PAGE, page)) {
+					if (!bad++)
+						printf("# kcore cannot read %s page %llu at %#llx: %s\n",
+						       kind, i, va + i * PAGE, strerror(errno));
+					continue;
+				}
+				for (size_t b = 0; b < PAGE; b++) {
+					zero &= !page[b];
+					ours &= page[b] == KCORE_BYTE || !page[b];
+				}
+				pages++;
+				nonzero += !zero;
+				if (!ours && !bad++)
+					printf("# %s page %llu at %#llx reads bytes that are neither zero "
+					       "nor the aperture's\n", kind, i, va + i * PAGE);
+			}
+		}
+		rounds++;
+	} while (time(NULL) < until);
+	kill(writer, SIGKILL);
+	waitpid(writer, NULL, 0);
+	/* a whole-aperture mapping stays readable by design */
+	if (d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)
+		bad += release_held("kcore_read_windows", res, sizeof(res));
+	else
+		bad += !!kernel_selftest_args("pool_release", "", res, sizeof(res));
+	unpin();
+	close(k.fd);
+	close(fd);
+	printf("# /proc/kcore over %d windows, %d rounds: %llu pages read, %llu all zeros, "
+	       "%llu with the aperture's bytes\n", nwin, rounds, pages, pages - nonzero, nonzero);
+	return bad || !pages ? -1 : 0;
+}

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-tests: the hypervisor channel (run-guest --pv): calls, refusals, revocation,
+ * a channel lost, its daemon killed (the last test) or stalled (alone).
+ * Included by pvmap-tests.c, in its run order.
+ */
+#include "pvmap-tests.h"
+
+/* pv_daemon_stalled: only alone, it leaves the channel dead */
+FIXTURE(alone) {};
+FIXTURE_SETUP(alone) {}
+FIXTURE_TEARDOWN(alone) {}
+
+static long pv_stat(const char *key)
+{
+	char text[512], *at;
+
+	if (guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text)) <= 0)
+		return -1;
+	at = strstr(text, key);
+	return at ? strtol(at + strlen(key), NULL, 10) : -1;
+}
+
+/* A PV guest's ivshmem aperture; NULL with *@ret the test's result otherwise (a skip). */
+static struct device *pv_ivshmem(int *ret)
+{
+	struct device *d;
+
+	if (!pv_active()) {
+		*ret = skip("no hypervisor channel: not a PV guest");
+		return NULL;
+	}
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		*ret = fail("no ivshmem aperture");
+	return d;
+}
+
+/* Whether this guest has an ivshmem-doorbell (a BAR1): pvmap-hv's channel, usable or not. */
+static bool doorbell_present(char *pci, size_t len)
+{
+	char path[300], text[512];
+	struct dirent *de;
+	bool found = false;
+	DIR *dir = opendir("/sys/bus/pci/devices");
+
+	while (dir && !found && (de = readdir(dir))) {
+		unsigned long long start, end;
+		char *line;
+
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", de->d_name);
+		if (guest_read_file(path, text, sizeof(text)) <= 0 || strncmp(text, "0x1af4", 6))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", de->d_name);
+		if (guest_read_file(path, text, sizeof(text)) <= 0)
+			continue;
+		line = strchr(text, '\n');	/* BAR1 is the second line */
+		if (line && sscanf(line + 1, "%llx %llx", &start, &end) == 2 && end > start) {
+			snprintf(pci, len, "%s", de->d_name);
+			found = true;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/*
+ * A MiB through the hypervisor at a random free offset (*@off), @tag's
+ * handshake (the host stops or kills pvmap-hv), then the next MiB, whose
+ * first call finds it gone: the channel must be dead, the vCPUs having
+ * waited under 1 s for it in all (*@waited_ms).
+ */
+static int pv_write_across_loss(struct device *d, int fd, const char *tag, uint64_t *off,
+				uint64_t seed, long *waited_ms)
+{
+	struct timespec t0, t1;
+	char text[512];
+	int ret;
+
+	do
+		*off = (random_u64() % (d->info.aperture_size / MIB - 2)) * MIB;
+	while (hits_host_pattern(*off, 2 * MIB));
+	ret = pwrite_pattern(fd, *off, MIB, seed, false);
+	if (!ret && !guest_host_sync(tag))
+		ret = fail("host did not answer %s", tag);
+	if (ret)
+		return ret;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = pwrite_pattern(fd, *off + MIB, MIB, seed + 1, false);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (ret)
+		return ret;
+	guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text));
+	*waited_ms = pv_stat("dead_wait_ms: ");
+	printf("# after %s: a 1 MiB PWRITE took %ld ms; pv: %s\n", tag,
+	       (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000),
+	       strchr(text, '\n') ? (*strchr(text, '\n') = '\0', text) : text);
+	if (!strstr(text, "channel: dead"))
+		return fail("the channel is not marked dead: %s", text);
+	if (*waited_ms < 0 || *waited_ms >= 1000)
+		return fail("the vCPUs waited %ld ms for the lost hypervisor", *waited_ms);
+	return 0;
+}
+
+/* The PV guest's ivshmem aperture, opened: 0, or what the test returns (a skip, a failure). */
+static int pv_open_aperture(struct device **d, int *fd)
+{
+	int ret = 0;
+
+	*d = pv_ivshmem(&ret);
+	if (!*d)
+		return ret;	/* a skip outside a PV guest, or a failure */
+	*fd = open((*d)->path, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return fail("open %s: %s", (*d)->path, strerror(errno));
+	return 0;
+}
+
+/* Both MiB of pv_write_across_loss() read back. */
+static int pv_read_back(int fd, uint64_t off, uint64_t seed)
+{
+	uint8_t *check = malloc(2 * MIB);
+	uint64_t done = 0;
+	int ret = 0;
+
+	if (!check || guest_rw(fd, false, off, check, 2 * MIB, &done) || done != 2 * MIB ||
+	    pvmap_pattern_check(check, MIB, seed, off) != MIB ||
+	    pvmap_pattern_check(check + MIB, MIB, seed + 1, off + MIB) != MIB)
+		ret = fail("the bytes written before and after the loss do not read back");
+	free(check);
+	return ret;
+}
+
+/* Nothing the daemon mapped is left mapped: the host audits. */
+static int pv_audit(void)
+{
+	guest_print_live();
+	return guest_host_sync("audit") ? 0 : fail("host did not audit");
+}
+
+/* The channel is up: calls made, this guest's PTEs registered with the daemon. */
+PVMAP_TEST(pv_channel_up)
+{
+	long calls = pv_stat("calls: "), registered = pv_stat("registered: ");
+
+	if (!pv_active()) {
+		return skip("no hypervisor channel: not a PV guest");
+	}
+	printf("# pvmap-host: pv-up calls=%ld registered=%ld\n", calls, registered);
+	if (calls <= 0 || registered <= 0)
+		return fail("channel up, but %ld calls and %ld PTEs registered", calls, registered);
+	return guest_host_sync("pv-up") ? 0 : fail("host did not acknowledge");
+}
+
+/* A 1 MiB PWRITE: the host counts pvmap-hv's calls for it (<= 2 per 16 pages). */
+PVMAP_TEST(pv_pwrite_hypercalls)
+{
+	struct device *d;
+	int fd, ret;
+
+	if (!pv_active())
+		return skip("no hypervisor channel: not a PV guest");
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	if (!guest_host_sync("pv-counts")) {
+		close(fd);
+		return fail("host did not acknowledge");
+	}
+	ret = pwrite_pattern(fd, d->info.aperture_size / 2, MIB, random_u64(), true);
+	close(fd);
+	printf("# pvmap-host: pv-pwrite bytes=%lu\n", MIB);
+	if (!guest_host_sync("pv-pwrite") || !guest_host_sync("pattern"))
+		return fail("host did not acknowledge");
+	return ret;
+}
+
+/* Requests Xen refuses or adjusts, as the selftest makes them; the host checks the daemon's side. */
+PVMAP_TEST(pv_refusals)
+{
+	struct device *d;
+	int ret;
+	char res[256];
+
+	d = pv_ivshmem(&ret);
+	if (!d)
+		return ret;
+	if (guest_selftest("pv_refusals", d->info.aperture_base, d->info.aperture_size, res,
+			   sizeof(res)))
+		return fail("pv_refusals: %s", res);
+	printf("# pvmap-host: pv-refusals %s\n", res);
+	if (!guest_host_sync("pv-refusals"))
+		return fail("host did not acknowledge");
+	return strncmp(res, "ok ", 3) ? fail("%s", res) : 0;
+}
+
+/* A frame revoked under a live (held) map: the daemon names the PTE still mapping it. */
+PVMAP_TEST(pv_revoke_live)
+{
+	unsigned long long va, frame;
+	struct device *d;
+	int ret;
+	char res[256];
+	bool acked;
+
+	d = pv_ivshmem(&ret);
+	if (!d)
+		return ret;
+	if (guest_selftest("pv_hold", d->info.aperture_base, d->info.aperture_size, res,
+			   sizeof(res)) || sscanf(res, "ok va=%llx frame=%llx", &va, &frame) != 2)
+		return fail("pv_hold: %s", res);
+	printf("# pvmap-host: pv-revoke case=live va=%#llx frame=%#llx\n", va, frame);
+	acked = guest_host_sync("pv-revoke");
+	if (guest_selftest("pv_release", d->info.aperture_base, d->info.aperture_size, res,
+			   sizeof(res)) || strcmp(res, "ok"))
+		return fail("pv_release: %s", res);
+	return acked ? 0 : fail("host did not acknowledge");
+}
+
+/*
+ * hazard_map in both modes, the frame revoked after each "unmap": nothing
+ * maps it after pvmap's; the hazard engine's leftover PTE is reported.
+ */
+PVMAP_TEST(pv_hazard_found)
+{
+	const char *modes[] = { "normal", "hazard" };
+	unsigned long long va, off;
+	struct device *d;
+	char res[256];
+	int ret = 0;
+
+	d = pv_ivshmem(&ret);
+	if (!d)
+		return ret;
+	for (int i = 0; i < 2 && !ret; i++) {
+		guest_unload_module("pvmap_selftest");
+		if (guest_selftest_load(i ? "hazard_demo=1" : "")) {
+			ret = fail("cannot load the selftest module");
+			break;
+		}
+		if (guest_selftest("hazard_map", d->info.aperture_base, d->info.aperture_size,
+				   res, sizeof(res)) ||
+		    sscanf(res, "ok va=%llx off=%llx", &va, &off) != 2) {
+			ret = fail("hazard_map: %s", res);
+			break;
+		}
+		printf("# pvmap-host: pv-revoke case=%s va=%#llx frame=%#llx\n", modes[i], va,
+		       (unsigned long long)((d->info.aperture_base + off) / PAGE));
+		if (!guest_host_sync("pv-revoke"))
+			ret = fail("host did not acknowledge");
+	}
+	/* the hazard engine's window goes with the module, its PTE cleared */
+	guest_unload_module("pvmap_selftest");
+	return ret;
+}
+
+/*
+ * A hypervisor channel this kernel cannot use (no PAE: Xen's PV MMU has
+ * no 2-level tables) with the default pv=-1: pvmap loads, runs natively,
+ * says why, and does not take the channel for an aperture.
+ */
+PVMAP_TEST(pv_channel_unusable)
+{
+	char pci[256];
+	struct device *d;
+
+	if (!doorbell_present(pci, sizeof(pci))) {
+		return skip("no hypervisor channel in this guest");
+	}
+	if (pv_active()) {
+		return skip("the channel is usable here");
+	}
+	if (test_module_loaded())
+		return -1;
+	if (!guest_kmsg_has("hypervisor channel is unusable"))
+		return fail("pvmap runs without the channel %s and never said why", pci);
+	scan_devices();
+	for (int i = 0; i < ndevices; i++)
+		if (!strcmp(devices[i].info.pci_name, pci))
+			return fail("the channel %s is bound as %s", pci, devices[i].path);
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d || !(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP))
+		return fail("no ivshmem aperture mapped natively with clear-on-unmap");
+	printf("# channel %s unusable here: pvmap loaded, PTE updates native, and it said why\n",
+	       pci);
+	return 0;
+}
+
+/*
+ * A hypervisor that lies (pvmap-hv's "garbage on": every answer a positive
+ * result, garbage in its data): a map it answers is refused, cleanly; a
+ * load of pvmap that meets it at HELLO runs natively (pv=-1) and says
+ * why, never half loaded; once it answers honestly again a reload uses
+ * it; and nothing it was asked to map stays mapped (the host audits).
+ */
+PVMAP_TEST(pv_daemon_garbage)
+{
+	uint8_t buf[4096] = { 0x5a };
+	struct device *d;
+	uint64_t done = 0;
+	int fd, ret = 0, rw;
+
+	d = pv_ivshmem(&ret);
+	if (!d)
+		return ret;
+	fd = open(d->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open %s: %s", d->path, strerror(errno));
+	if (!guest_host_sync("pv-garbage-on")) {
+		close(fd);
+		return fail("host did not make pvmap-hv lie");
+	}
+	/* every batch answered +7: each map refused, and pvmap says EPROTO inside */
+	rw = guest_rw(fd, true, 0, buf, sizeof(buf), &done);
+	printf("# PWRITE with every answer garbage: %s, %llu done\n",
+	       rw ? strerror(errno) : "succeeded", (unsigned long long)done);
+	close(fd);
+	if (!rw)
+		ret = fail("a PWRITE through a lying hypervisor succeeded");
+	if (!ret && pvmap_reload())
+		ret = -1;
+	if (!ret && pv_active())
+		ret = fail("pvmap took a channel whose HELLO was answered with garbage");
+	if (!ret && !guest_kmsg_has("HELLO was refused, not answered or answered wrong"))
+		ret = fail("pvmap runs natively and never said why");
+	if (!ret) {
+		scan_devices();
+		d = find_kind(PVMAP_KIND_IVSHMEM);
+		fd = d ? open(d->path, O_RDWR | O_CLOEXEC) : -1;
+		if (fd < 0 || guest_rw(fd, true, 0, buf, sizeof(buf), &done) || done != sizeof(buf))
+			ret = fail("a native PWRITE after the garbage HELLO failed");
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!guest_host_sync("pv-garbage-off"))
+		ret = fail("host did not make pvmap-hv honest again");
+	if (!ret && pvmap_reload())
+		ret = -1;
+	if (!ret && !pv_active())
+		ret = fail("the honest hypervisor is not used after a reload");
+	guest_print_live();
+	if (!guest_host_sync("audit"))
+		ret = fail("host did not audit");
+	if (!ret)
+		printf("# garbage answers: maps refused, a load runs natively and says why; "
+		       "honest again: used again\n");
+	return ret;
+}
+
+/*
+ * The hypervisor dies under a live PV guest (the host kills pvmap-hv at
+ * handshake "pv-kill"): the next call gives up after PVMAP_PV_TIMEOUT_NS,
+ * no vCPU waits for it again (under 1 s of waiting in all), every update
+ * from then on is native, so unmaps clear what the daemon had mapped (the
+ * host's pvmap-audit finds nothing stale), and maps of every kind go on
+ * working. The last test of a PV guest: nothing after it has a daemon.
+ */
+PVMAP_TEST(pv_daemon_killed)
+{
+	uint64_t off, seed = random_u64();
+	struct device *d;
+	long waited_ms;
+	char res[256];
+	int fd = -1, ret;
+
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
+		return ret;
+	ret = pv_write_across_loss(d, fd, "pv-kill", &off, seed, &waited_ms);
+	if (!ret)
+		ret = pv_read_back(fd, off, seed);
+	/* sleepable maps: a pooled window, and a large one made after the death */
+	for (int i = 0; !ret && i < 2; i++) {
+		const char *name = i ? "sleepable1m" : "sleepable4k";
+
+		if (guest_selftest(name, d->info.aperture_base, d->info.aperture_size, res,
+				   sizeof(res)) || strncmp(res, "ok", 2))
+			ret = fail("%s after the kill: %s", name, res);
+	}
+	if (!ret)
+		ret = pv_audit();
+	if (!ret)
+		printf("# waited %ld ms for the dead hypervisor in all; PWRITE, PREAD and sleepable "
+		       "maps work natively\n", waited_ms);
+	close(fd);
+	return ret;
+}
+
+/*
+ * pvmap-hv stopped (SIGSTOP) under the guest, then continued (SIGCONT): the
+ * first call after the stop waits its 250 ms, abandons its request, and
+ * the guest goes on natively; the daemon, continued, finds the request
+ * abandoned and serves none of it, so nothing it would have mapped lands
+ * after the guest's own unmaps: every byte reads back, the host's audit
+ * finds no mapping left, its pvmap-hv served nothing late. Alone (--only):
+ * the channel is dead after it.
+ */
+PVMAP_TEST_ALONE(pv_daemon_stalled)
+{
+	uint64_t off, seed = random_u64();
+	struct device *d;
+	long waited_ms;
+	int fd = -1, ret;
+
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
+		return ret;
+	ret = pv_write_across_loss(d, fd, "pv-stop", &off, seed, &waited_ms);
+	/* the daemon comes back to the request the guest gave up on */
+	if (!ret && !guest_host_sync("pv-cont"))
+		ret = fail("host did not continue pvmap-hv");
+	if (!ret)
+		ret = pv_read_back(fd, off, seed);
+	if (!ret)
+		ret = pv_audit();
+	if (!ret)
+		printf("# waited %ld ms for the stopped hypervisor; its late return changed nothing\n",
+		       waited_ms);
+	close(fd);
+	return ret;
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-tests: maps from interrupt context, and the soak (make soak).
+ * Included by pvmap-tests.c, in its run order.
+ */
+#include "pvmap-tests.h"
+
+/* --- soak ------------------------------------------------------------------------ */
+
+#define SOAK_REGION	(8 * MIB)
+
+#define SOAK_KERNEL	(64 * MIB)	/* the top of the aperture: in-kernel map stress */
+
+#define SOAK_IRQ_REGION	MIB		/* just below it: maps from interrupt context */
+
+struct soak_totals {
+	unsigned long long ops, bytes, verified, mismatches, errors;
+};
+
+static uint32_t xs(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/*
+ * One worker, pinned to @cpu, owns [off, off + SOAK_REGION) whose contents
+ * always equal the pattern (@seed): it rewrites random pieces (PWRITE, or
+ * memcpy through an mmap), reads random pieces back (PREAD) and compares,
+ * and drives in-kernel range and sleepable maps in the shared top window.
+ */
+static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t kbase,
+			uint64_t ksize, time_t deadline, int out)
+{
+	static const char *const kernel_ops[] = {
+		"range16", "rangemax", "sleepable4k", "sleepable64k", "sleepable1m", "nested",
+	};
+	static uint8_t want[SOAK_REGION], got[256 * 1024];
+	struct soak_totals t = { 0 };
+	uint32_t x = (uint32_t)seed | 1;
+	char res[256];
+
+	pin_cpu(cpu);
+	pvmap_pattern_fill(want, SOAK_REGION, seed, off);
+	while (time(NULL) < deadline) {
+		uint32_t r = xs(&x);
+		uint64_t len = 1 + xs(&x) % sizeof(got);
+		uint64_t at = xs(&x) % (SOAK_REGION - len);
+		uint64_t done = 0;
+
+		switch (r % 8) {
+		case 0: case 1: case 2:
+			t.errors += guest_rw(fd, true, off + at, want + at, len, &done) ||
+				    done != len;
+			t.bytes += len;
+			break;
+		case 3: case 4: case 5:
+			if (guest_rw(fd, false, off + at, got, len, &done) || done != len) {
+				t.errors++;
+				break;
+			}
+			t.verified += len;
+			t.mismatches += memcmp(got, want + at, len) != 0;
+			break;
+		case 6: {
+			uint64_t page = at & ~(PAGE - 1), maplen = (len + PAGE - 1) & ~(PAGE - 1);
+			uint8_t *p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+					  off + page);
+
+			if (p == MAP_FAILED) {
+				t.errors++;
+				break;
+			}
+			memcpy(p, want + page, maplen);
+			t.mismatches += memcmp(p, want + page, maplen) != 0;
+			t.bytes += maplen;
+			t.verified += maplen;
+			munmap(p, maplen);
+			break;
+		}
+		default:
+			if (guest_selftest(kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6], kbase, ksize, res,
+					   sizeof(res)) || strncmp(res, "ok", 2)) {
+				printf("# soak cpu %d: %s\n", cpu, res);
+				t.errors++;
+			}
+			break;
+		}
+		t.ops++;
+	}
+	_exit(write(out, &t, sizeof(t)) == sizeof(t) ? 0 : 1);
+}
+
+/*
+ * Two workers per vCPU mix every path for @seconds; with @irq, pvmap_selftest
+ * maps from hardirq and softirq context on every vCPU at the same time
+ * (irq_load), in a region of its own just below the top window. The host
+ * checks every region.
+ */
+static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned int *softirq_hz)
+{
+	struct soak_totals sum = { 0 };
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), workers, fd, p[2], ret = 0;
+	uint64_t usable, seed[8], off[8], irq_seed = random_u64();
+	struct pvmap_stats st;
+	time_t deadline;
+	struct device *d;
+	char res[256];
+	pid_t pid[8];
+
+	fd = open_ivshmem(&d);
+	if (fd < 0 || pipe(p))
+		return -1;
+	workers = 2 * ncpu > 8 ? 8 : 2 * ncpu;
+	usable = d->info.aperture_size - SOAK_KERNEL;
+	/* released slots may be another worker's again at once: see pvmap_selftest's shared */
+	guest_unload_module("pvmap_selftest");
+	if (guest_selftest_load("shared=1"))
+		return fail("cannot load pvmap_selftest shared=1");
+	for (int i = 0; i < workers; i++) {
+		uint8_t *fill = malloc(SOAK_REGION);
+		uint64_t done;
+
+		seed[i] = random_u64();
+		off[i] = (usable / workers) * i / MIB * MIB;
+		if (!fill)
+			return fail("out of memory");
+		pvmap_pattern_fill(fill, SOAK_REGION, seed[i], off[i]);
+		if (guest_rw(fd, true, off[i], fill, SOAK_REGION, &done) || done != SOAK_REGION)
+			return fail("cannot fill region %d", i);
+		free(fill);
+	}
+	if (irq && pwrite_pattern(fd, usable - SOAK_IRQ_REGION, SOAK_IRQ_REGION, irq_seed, false))
+		return -1;
+	deadline = time(NULL) + seconds;
+	fflush(stdout);
+	for (int i = 0; i < workers; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0)
+			/* each its own slice of the top window: no two write the same page */
+			soak_worker(fd, i % ncpu, off[i], seed[i],
+				    d->info.aperture_base + usable + i * (SOAK_KERNEL / workers),
+				    SOAK_KERNEL / workers, deadline, p[1]);
+	}
+	if (irq) {
+		char args[96];
+
+		snprintf(args, sizeof(args), "%llx %llx %lx %llx",
+			 (unsigned long long)(usable - SOAK_IRQ_REGION),
+			 (unsigned long long)(SOAK_IRQ_REGION / PAGE), seconds * 1000,
+			 (unsigned long long)irq_seed);
+		if (guest_selftest_args("irq_load", d->info.aperture_base, d->info.aperture_size,
+					args, res, sizeof(res)) || strncmp(res, "ok", 2) ||
+		    !strstr(res, "hardirq_hz=") || !strstr(res, "softirq_hz="))
+			ret = fail("irq_load: %s", res);
+		else
+			printf("# irq_load for %ld s: %s\n", seconds, res);
+		if (!ret) {
+			*hardirq_hz = strtoul(strstr(res, "hardirq_hz=") + 11, NULL, 10);
+			*softirq_hz = strtoul(strstr(res, "softirq_hz=") + 11, NULL, 10);
+		}
+	}
+	for (int i = 0; i < workers; i++) {
+		struct soak_totals t;
+
+		if (read(p[0], &t, sizeof(t)) != sizeof(t)) {
+			sum.errors++;
+			continue;
+		}
+		sum.ops += t.ops;
+		sum.bytes += t.bytes;
+		sum.verified += t.verified;
+		sum.mismatches += t.mismatches;
+		sum.errors += t.errors;
+	}
+	for (int i = 0; i < workers; i++) {
+		waitpid(pid[i], NULL, 0);
+		printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
+		       (unsigned long long)off[i], (unsigned long long)SOAK_REGION,
+		       (unsigned long long)seed[i]);
+	}
+	if (irq)
+		printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
+		       (unsigned long long)(usable - SOAK_IRQ_REGION),
+		       (unsigned long long)SOAK_IRQ_REGION, (unsigned long long)irq_seed);
+	if (read_stats(fd, &st))
+		ret = fail("STATS: %s", strerror(errno));
+	for (unsigned int c = 0; c < st.nr_cpus && c < PVMAP_STATS_MAX_CPUS; c++)
+		if (st.live_slots[c])
+			ret = fail("%u atomic slots still live on CPU %u", st.live_slots[c], c);
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+	guest_unload_module("pvmap_selftest");
+	printf("# soak: %d workers on %d vCPUs for %ld s: %llu operations, %llu bytes written, "
+	       "%llu bytes read back and compared, %llu mismatches, %llu errors; the host checks "
+	       "%llu bytes\n", workers, ncpu, seconds, sum.ops, sum.bytes, sum.verified,
+	       sum.mismatches, sum.errors,
+	       (unsigned long long)workers * SOAK_REGION + (irq ? SOAK_IRQ_REGION : 0));
+	if (!guest_host_sync("pattern"))
+		return fail("host did not check the regions");
+	return sum.mismatches || sum.errors ? -1 : ret;
+}
+
+/*
+ * Atomic maps from hardirq and softirq context (per-CPU hrtimers, tasklets)
+ * on every vCPU at 1 kHz or more each, for pvtest.irqload=SECONDS (default
+ * 4; make check-full runs a minute), while tasks PWRITE, PREAD, mmap and map in the kernel (nested and
+ * range maps): every byte either side wrote is checked, and no slot stays
+ * live. Where maps point into a whole-aperture mapping there are no slots
+ * for an interrupt to share.
+ */
+#define IRQ_LOAD_MIN_HZ	1000
+
+/* Through the hypervisor each map and unmap is a doorbell round trip (tens of us under TCG). */
+#define IRQ_LOAD_MIN_HZ_PV	150
+
+/*
+ * The floors are per host core: a vCPU runs on a TCG thread, and vCPUs
+ * beyond the host's cores (pvtest.hostcores, from the runner) share them.
+ * The floor of one vCPU: its share of a core times the per-core floor.
+ */
+static unsigned int irq_floor_per_vcpu(unsigned int per_core, long vcpus, long *cores)
+{
+	char arg[16];
+
+	*cores = guest_cmdline_get("hostcores", arg, sizeof(arg)) ? strtol(arg, NULL, 10) : 0;
+	if (*cores <= 0 || *cores >= vcpus)
+		return per_core;
+	return per_core * *cores / vcpus;
+}
+
+PVMAP_TEST(atomic_map_in_irq)
+{
+	unsigned int hard_hz = 0, soft_hz = 0, min_hz;
+	long vcpus, cores;
+	struct device *d;
+	char arg[32] = "4";
+	int ret;
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	if (!(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
+		return skip("whole-aperture mapping: no slots to share with interrupts");
+	}
+	guest_cmdline_get("irqload", arg, sizeof(arg));
+	ret = soak_run(strtol(arg, NULL, 0), true, &hard_hz, &soft_hz);
+	if (ret)
+		return ret;
+	vcpus = sysconf(_SC_NPROCESSORS_ONLN);
+	min_hz = irq_floor_per_vcpu(pv_active() ? IRQ_LOAD_MIN_HZ_PV : IRQ_LOAD_MIN_HZ, vcpus,
+				    &cores);
+	printf("# slowest vCPU: %u hardirq maps/s, %u softirq maps/s (floor %u/s a vCPU: "
+	       "%u/s a host core%s, %ld vCPUs on %ld host cores)\n", hard_hz, soft_hz, min_hz,
+	       pv_active() ? IRQ_LOAD_MIN_HZ_PV : IRQ_LOAD_MIN_HZ,
+	       pv_active() ? ", through the hypervisor" : "", vcpus, cores);
+	if (hard_hz < min_hz || soft_hz < min_hz)
+		return fail("interrupt maps below %u/s on a vCPU", min_hz);
+	return 0;
+}
+
+/* pvtest.soak=SECONDS: every vCPU mixes every path; the host checks every region. */
+PVMAP_TEST(soak)
+{
+	char arg[32];
+
+	if (!guest_cmdline_get("soak", arg, sizeof(arg)))
+		return skip("only in make soak (pvtest.soak=SECONDS)");
+	return soak_run(strtol(arg, NULL, 0), false, NULL, NULL);
+}

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-tests: devices going away under their users: hot unplug, unbind,
+ * a stalled copy, the window pool, module unload, a display left alone.
+ * Included by pvmap-tests.c, in its run order.
+ */
+#include "pvmap-tests.h"
+
+/* --- user buffers that stall the kernel's copy (userfaultfd) ----------------- */
+
+/* One PWRITE or PREAD on its own thread, whose buffer may stall. */
+struct stalled_rw {
+	pthread_t thread;
+	int fd;
+	bool write;
+	struct pvmap_rw rw;
+	int ret, err;
+	bool finished;
+};
+
+static void *stalled_rw_run(void *arg)
+{
+	struct stalled_rw *t = arg;
+
+	t->ret = ioctl(t->fd, t->write ? PVMAP_IOC_PWRITE : PVMAP_IOC_PREAD, &t->rw);
+	t->err = errno;
+	__atomic_store_n(&t->finished, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int stalled_rw_start(struct stalled_rw *t, int fd, bool write, uint64_t off,
+			    struct guest_stall *st)
+{
+	*t = (struct stalled_rw){
+		.fd = fd, .write = write,
+		.rw = { .offset = off, .length = st->len, .user_ptr = (uintptr_t)st->buf },
+	};
+	if (pthread_create(&t->thread, NULL, stalled_rw_run, t))
+		return fail("pthread_create: %s", strerror(errno));
+	return 0;
+}
+
+/* "done=N of M" or the errno, for the log. */
+static const char *stalled_rw_result(const struct stalled_rw *t, char *buf, size_t len)
+{
+	if (t->ret)
+		snprintf(buf, len, "%s", strerror(t->err));
+	else
+		snprintf(buf, len, "done=%llu of %llu", (unsigned long long)t->rw.done,
+			 (unsigned long long)t->rw.length);
+	return buf;
+}
+
+/* A write of a sysfs file (an unbind, say) on its own thread, which may block. */
+struct sysfs_writer {
+	pthread_t thread;
+	const char *path, *text;
+	int ret;
+	bool finished;
+};
+
+static void *sysfs_writer_run(void *arg)
+{
+	struct sysfs_writer *w = arg;
+
+	w->ret = guest_write_file(w->path, w->text);
+	__atomic_store_n(&w->finished, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Start writing @text to @path and wait up to @timeout_ms: the
+ * milliseconds it took, or -1 while it still blocks (then the caller
+ * joins w->thread once it has unblocked it).
+ */
+static long sysfs_write_timed(struct sysfs_writer *w, const char *path, const char *text,
+			      int timeout_ms)
+{
+	struct timespec t0, t1;
+
+	*w = (struct sysfs_writer){ .path = path, .text = text };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (pthread_create(&w->thread, NULL, sysfs_writer_run, w)) {
+		printf("# pthread_create: %s\n", strerror(errno));
+		w->finished = true;
+		w->ret = -EAGAIN;
+		return 0;
+	}
+	for (int waited = 0; waited <= timeout_ms; waited += 10) {
+		if (__atomic_load_n(&w->finished, __ATOMIC_ACQUIRE)) {
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			if (w->ret)
+				printf("# writing %s to %s: %s\n", text, path, strerror(-w->ret));
+			return (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		}
+		usleep(10 * 1000);
+	}
+	return -1;
+}
+
+/* After a replug: the ivshmem device bound again, within 10 s. */
+static struct device *wait_for_ivshmem(void)
+{
+	for (int i = 0; i < 100; i++) {
+		scan_devices();
+		if (find_kind(PVMAP_KIND_IVSHMEM))
+			return find_kind(PVMAP_KIND_IVSHMEM);
+		usleep(100000);
+	}
+	return NULL;
+}
+
+/*
+ * The ivshmem device goes away (QMP device_del) under a writer in the middle
+ * of long PWRITEs: the writer gets ENODEV, the module unloads; the device
+ * comes back (device_add), binds again, and I/O works.
+ */
+PVMAP_TEST(hot_unplug)
+{
+	static uint8_t data[4 << 20];
+	char modparams[256], pci[16];
+	uint64_t done, n = 0;
+	struct device *d;
+	int fd, p[2], err = 0, ret;
+	pid_t pid;
+
+	guest_module_params(modparams, sizeof(modparams));
+	fd = open_ivshmem(&d);
+	if (fd < 0 || pipe(p))
+		return -1;
+	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* write until the device is gone; report how it ended */
+		for (;;) {
+			if (guest_rw(fd, true, 0, data, sizeof(data), &done)) {
+				err = errno;
+				break;
+			}
+			n++;
+		}
+		_exit(write(p[1], &err, sizeof(err)) == sizeof(err) &&
+		      write(p[1], &n, sizeof(n)) == sizeof(n) ? 0 : 1);
+	}
+	usleep(200000);		/* the writer is under way */
+	if (!guest_host_sync("unplug"))
+		ret = fail("host did not unplug");
+	else if (read(p[0], &err, sizeof(err)) != sizeof(err) || read(p[0], &n, sizeof(n)) != sizeof(n))
+		ret = fail("the writer did not report");
+	else if (err != ENODEV)
+		ret = fail("the writer ended with %s, want ENODEV", strerror(err));
+	else
+		ret = 0;
+	waitpid(pid, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+	printf("# writer: %llu x 4 MiB PWRITEs, then %s\n", (unsigned long long)n, strerror(err));
+	if (!ret && ioctl(fd, PVMAP_IOC_INFO, &d->info) != -1)
+		ret = fail("INFO on the unplugged device succeeded");
+	close(fd);
+	if (ret)
+		return ret;
+	guest_unload_module("pvmap_selftest");
+	ret = guest_unload_module("pvmap");
+	if (ret)
+		return fail("rmmod after unplug: %s", strerror(-ret));
+	ret = guest_load_module(GUEST_MODULE_PATH, modparams);
+	if (ret)
+		return fail("insmod: %s", strerror(-ret));
+	if (!guest_host_sync("replug"))
+		return fail("host did not replug");
+	wait_for_ivshmem();
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return fail("the device did not come back");
+	ret = pwrite_pattern(fd, 4096, 8192, 77, true);
+	close(fd);
+	if (ret || !guest_host_sync("pattern"))
+		return fail("no I/O after the replug");
+	printf("# %s unplugged, module unloaded and reloaded, device back as %s\n", pci,
+	       d->info.pci_name);
+	return 0;
+}
+
+/*
+ * A process holds an mmap of the ivshmem aperture across its hot-unplug
+ * (QMP device_del): the host's auditor sees its user mappings of the
+ * aperture before, and none of the old range after; its next access gets
+ * SIGBUS. The device comes back (device_add) and binds again. The holder
+ * spins on a vCPU of its own meanwhile, so that its page tables are the
+ * ones that vCPU has loaded when the host looks (an idle vCPU may have
+ * switched to the kernel's).
+ */
+PVMAP_TEST(mmap_zapped_on_unplug)
+{
+	const uint64_t len = 4 * PAGE, off = 2 * MIB;
+	struct holder {
+		volatile int ready, go, rsig, wsig, done;
+	} *h;
+	int fd, ret = 0, status;
+	struct device *d;
+	char pci[16];
+	pid_t pid;
+
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
+	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (h == MAP_FAILED) {
+		close(fd);
+		return fail("mmap: %s", strerror(errno));
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		volatile uint8_t *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
+		bool ok = map != MAP_FAILED && !pin_cpu(1);
+
+		for (uint64_t i = 0; ok && i < len; i += PAGE)
+			ok = !guest_touch(map + i, true);
+		h->ready = ok ? 1 : -1;
+		while (ok && !h->go)
+			;
+		if (ok) {
+			h->rsig = guest_touch(map, false);
+			h->wsig = guest_touch(map + PAGE, true);
+		}
+		h->done = 1;
+		_exit(ok ? 0 : 1);
+	}
+	while (pid > 0 && !h->ready)
+		usleep(10000);
+	if (pid < 0 || h->ready < 0)
+		ret = fail("the holder could not map and write its pages");
+	printf("# pvmap-host: mmap-hold base=%#llx len=%#llx\n",
+	       (unsigned long long)(d->info.aperture_base + off), (unsigned long long)len);
+	if (!ret && !guest_host_sync("mmap-audit"))
+		ret = fail("host did not audit");
+	if (!ret && !guest_host_sync("unplug"))
+		ret = fail("host did not unplug");
+	if (!ret) {
+		printf("# pvmap-host: mmap-gone base=%#llx size=%#llx\n",
+		       (unsigned long long)d->info.aperture_base,
+		       (unsigned long long)d->info.aperture_size);
+		if (!guest_host_sync("mmap-audit-gone"))
+			ret = fail("host did not audit");
+	}
+	h->go = 1;
+	if (pid > 0 && (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || !h->done))
+		ret = fail("the holder died (status %#x)", status);
+	if (!ret) {
+		printf("# after the unplug, the holder's read: %s, its write: %s\n",
+		       h->rsig ? strsignal(h->rsig) : "went through",
+		       h->wsig ? strsignal(h->wsig) : "went through");
+		if (h->rsig != SIGBUS || h->wsig != SIGBUS)
+			ret = fail("want SIGBUS for both");
+	}
+	munmap((void *)h, sizeof(*h));
+	close(fd);
+	if (!guest_host_sync("replug"))
+		return fail("host did not replug");
+	if (!wait_for_ivshmem())
+		return fail("%s did not come back", pci);
+	return ret;
+}
+
+/*
+ * Unbind and rebind through sysfs: the node goes and comes back, open files
+ * get ENODEV, and a mapping made before the unbind gets SIGBUS: its PTEs
+ * were zapped before the BAR was given up.
+ */
+PVMAP_TEST(unbind_rebind)
+{
+	struct pvmap_info info;
+	volatile uint8_t *map;
+	char pci[16];
+	struct stat st;
+	int fd, ret, err, sig;
+
+	if (scan_devices() <= 0)
+		return fail("no pvmap device");
+	snprintf(pci, sizeof(pci), "%s", devices[0].info.pci_name);
+	fd = open(devices[0].path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open %s: %s", devices[0].path, strerror(errno));
+	map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED || guest_touch(map, true)) {
+		close(fd);
+		return fail("mmap before the unbind: %s", map == MAP_FAILED ? strerror(errno) :
+			    "the first access faulted");
+	}
+	ret = guest_write_file(PVMAP_DRIVER "/unbind", pci);
+	if (ret) {
+		close(fd);
+		return fail("unbind %s: %s", pci, strerror(-ret));
+	}
+	ret = ioctl(fd, PVMAP_IOC_INFO, &info);
+	err = errno;
+	sig = guest_touch(map, false);
+	munmap((void *)map, PAGE);
+	close(fd);
+	if (ret != -1 || err != ENODEV)
+		return fail("INFO after unbind returned %d (%s), want ENODEV", ret, strerror(err));
+	if (sig != SIGBUS)
+		return fail("a mapping made before the unbind: %s after it, want SIGBUS",
+			    sig ? strsignal(sig) : "still readable");
+	if (stat(devices[0].path, &st) == 0)
+		return fail("%s still exists after unbind", devices[0].path);
+	ret = guest_write_file(PVMAP_DRIVER "/bind", pci);
+	if (ret)
+		return fail("bind %s: %s", pci, strerror(-ret));
+	scan_devices();
+	for (int i = 0; i < ndevices; i++)
+		if (!strcmp(devices[i].info.pci_name, pci))
+			return 0;
+	return fail("%s not bound again", pci);
+}
+
+/*
+ * The kernel copies a user buffer that stalls (userfaultfd, as FUSE can):
+ * a PWRITE and a PREAD, each sleeping on its buffer's second page. An
+ * unbind must not wait for them: it finishes within 5 s. Once the pages
+ * are served each call ends short (done < length) or with ENODEV, and
+ * nothing lands past done: not in the aperture for the PWRITE, not in the
+ * user buffer for the PREAD. Then the device binds again.
+ */
+PVMAP_TEST(unbind_during_stalled_pwrite)
+{
+	struct guest_stall ws, rs;
+	struct stalled_rw w, r;
+	uint64_t off, seed = random_u64();
+	uint8_t *check = NULL;
+	char pci[16], res[2][64];
+	struct sysfs_writer unbind;
+	struct device *d;
+	long ms;
+	int fd, ret;
+
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
+	/* 4 pages the host's pattern does not use: the PWRITE's 2, then the PREAD's 2 */
+	do
+		off = (random_u64() % (d->info.aperture_size / PAGE - 4)) * PAGE;
+	while (hits_host_pattern(off, 4 * PAGE));
+	ret = pwrite_pattern(fd, off, 4 * PAGE, seed, false);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	ret = guest_stall_create(&ws, 2 * PAGE, PAGE);
+	if (ret) {
+		close(fd);
+		return ret == 1 ? (printf("# no userfaultfd in this kernel\n"), 1) : -1;
+	}
+	if (guest_stall_create(&rs, 2 * PAGE, PAGE)) {
+		guest_stall_destroy(&ws);
+		close(fd);
+		return -1;
+	}
+	memset(ws.buf, 0xab, PAGE);
+	memset(rs.buf, 0xee, PAGE);
+	if (stalled_rw_start(&w, fd, true, off, &ws) ||
+	    stalled_rw_start(&r, fd, false, off + 2 * PAGE, &rs)) {
+		ret = -1;
+		goto out;
+	}
+	if (guest_stall_wait(&ws, 10000) || guest_stall_wait(&rs, 10000)) {
+		ret = fail("the PWRITE and PREAD did not both reach their stalled page");
+		guest_stall_release(&ws, 0xcd);
+		guest_stall_release(&rs, 0);
+		pthread_join(w.thread, NULL);
+		pthread_join(r.thread, NULL);
+		goto out;
+	}
+	ms = sysfs_write_timed(&unbind, PVMAP_DRIVER "/unbind", pci, 5000);
+	if (ms < 0)
+		ret = fail("unbind %s still waiting 5 s after it began, behind the stalled copies",
+			   pci);
+	else
+		printf("# unbind of %s with a PWRITE and a PREAD stalled: %ld ms\n", pci, ms);
+	/* serve the pages: the copies go on, or end */
+	guest_stall_release(&ws, 0xcd);
+	guest_stall_release(&rs, 0);
+	pthread_join(w.thread, NULL);
+	pthread_join(r.thread, NULL);
+	pthread_join(unbind.thread, NULL);
+	printf("# once served: PWRITE %s, PREAD %s\n", stalled_rw_result(&w, res[0], 64),
+	       stalled_rw_result(&r, res[1], 64));
+	for (int i = 0; i < 2; i++) {
+		struct stalled_rw *t = i ? &r : &w;
+
+		if (t->ret ? t->err != ENODEV : t->rw.done >= t->rw.length)
+			ret = fail("%s after the unbind: %s, want done < length or ENODEV",
+				   i ? "PREAD" : "PWRITE", res[i]);
+	}
+	/* the PREAD wrote the user's buffer up to done, and not a byte past it */
+	for (uint64_t i = r.ret ? 0 : r.rw.done; !ret && i < 2 * PAGE; i++)
+		if (rs.buf[i] != (i < PAGE ? 0xee : 0))
+			ret = fail("PREAD wrote the user's byte %llu, past done",
+				   (unsigned long long)i);
+out:
+	guest_stall_destroy(&ws);
+	guest_stall_destroy(&rs);
+	close(fd);
+	if (guest_write_file(PVMAP_DRIVER "/bind", pci) && scan_devices() >= 0 &&
+	    !find_kind(PVMAP_KIND_IVSHMEM))
+		return fail("bind %s again: %s", pci, strerror(errno));
+	/* the PWRITE's bytes: its own up to done, the old ones after */
+	fd = open_ivshmem(&d);
+	check = malloc(2 * PAGE);
+	if (fd < 0 || !check) {
+		free(check);
+		return fail("the device did not come back");
+	}
+	if (!ret && (guest_rw(fd, false, off, check, 2 * PAGE, NULL) ||
+		     pvmap_pattern_check(check + (w.ret ? 0 : w.rw.done),
+					 2 * PAGE - (w.ret ? 0 : w.rw.done), seed,
+					 off + (w.ret ? 0 : w.rw.done)) !=
+		     2 * PAGE - (w.ret ? 0 : w.rw.done)))
+		ret = fail("the aperture changed past the PWRITE's done");
+	for (uint64_t i = 0; !ret && !w.ret && i < w.rw.done; i++)
+		if (check[i] != (i < PAGE ? 0xab : 0xcd))
+			ret = fail("the aperture's byte %llu is not the PWRITE's",
+				   (unsigned long long)i);
+	free(check);
+	close(fd);
+	return ret;
+}
+
+/*
+ * Nine PWRITEs on one aperture, each stalled on its buffer: more than the
+ * pool of sleepable windows. No window may be held across a user fault:
+ * a sleepable map and a PWRITE of another aperture complete meanwhile.
+ */
+PVMAP_TEST(pool_stalled_writers)
+{
+	enum { WRITERS = POOL_WINDOWS + 1 };
+	struct guest_stall st[WRITERS];
+	struct stalled_rw t[WRITERS];
+	struct device *d, *other = NULL;
+	char res[256];
+	int fd, ofd = -1, ret = 0, made = 0, started = 0, status;
+	uint64_t done = 0;
+	pid_t pid = 0;
+
+	fd = open_ivshmem(&d);
+	if (fd < 0)
+		return -1;
+	for (int i = 0; i < ndevices; i++)
+		if (devices[i].info.kind != PVMAP_KIND_IVSHMEM)
+			other = &devices[i];
+	if (!other) {
+		close(fd);
+		return skip("one aperture only: nothing to block");
+	}
+	for (; made < WRITERS; made++) {
+		int r = guest_stall_create(&st[made], 2 * PAGE, PAGE);
+
+		if (r) {
+			ret = r == 1 ? 1 : -1;
+			goto out;
+		}
+	}
+	/* the last page of each writer's own 2: away from the host's pattern */
+	for (; started < WRITERS; started++) {
+		uint64_t off = d->info.aperture_size - (uint64_t)(started + 1) * 2 * PAGE;
+
+		if (hits_host_pattern(off, 2 * PAGE))
+			off -= 64 * MIB;
+		if (stalled_rw_start(&t[started], fd, true, off, &st[started])) {
+			ret = -1;
+			goto out;
+		}
+	}
+	for (int i = 0; i < WRITERS; i++)
+		if (guest_stall_wait(&st[i], 10000))
+			ret = fail("writer %d did not reach its stalled page", i);
+	/* the other aperture, from a child: if it hangs, the parent still reports */
+	pid = fork();
+	if (pid == 0) {
+		uint8_t buf[256] = { 0x42 };
+
+		ofd = open(other->path, O_RDWR | O_CLOEXEC);
+		if (ofd < 0 || guest_rw(ofd, true, 0, buf, sizeof(buf), &done) || done != sizeof(buf))
+			_exit(2);
+		if (guest_selftest("sleepable4k", other->info.aperture_base,
+				   other->info.aperture_size, res, sizeof(res)) ||
+		    strncmp(res, "ok", 2))
+			_exit(3);
+		_exit(0);
+	}
+	for (int waited = 0; waited < 20000; waited += 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			pid = 0;
+			break;
+		}
+		usleep(10 * 1000);
+	}
+	if (pid)
+		ret = fail("%s's PWRITE and sleepable map still waiting after 20 s behind %d "
+			   "stalled writers", other->path, WRITERS);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		ret = fail("%s's PWRITE (2) or sleepable map (3) failed: status %d", other->path,
+			   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	else
+		printf("# with %d PWRITEs stalled on %s: %s's PWRITE and sleepable map done\n",
+		       WRITERS, d->path, other->path);
+out:
+	for (int i = 0; i < made; i++)
+		guest_stall_release(&st[i], 0x11);
+	for (int i = 0; i < started; i++) {
+		pthread_join(t[i].thread, NULL);
+		if (!ret && (t[i].ret || t[i].rw.done != 2 * PAGE))
+			ret = fail("writer %d once served: %s", i,
+				   stalled_rw_result(&t[i], res, sizeof(res)));
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	for (int i = 0; i < made; i++)
+		guest_stall_destroy(&st[i]);
+	close(fd);
+	return ret;
+}
+
+/* rmmod is refused while a file is open, then works; loading again rebinds. */
+PVMAP_TEST(unload_reload)
+{
+	char modparams[256];
+	int before, fd, ret;
+	struct stat st;
+
+	guest_module_params(modparams, sizeof(modparams));
+	/* pvmap_selftest uses pvmap's exports: it goes first */
+	ret = guest_unload_module("pvmap_selftest");
+	if (ret && ret != -ENOENT)
+		return fail("rmmod pvmap_selftest: %s", strerror(-ret));
+	before = scan_devices();
+	if (before <= 0)
+		return fail("no pvmap device");
+	fd = open(devices[0].path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open %s: %s", devices[0].path, strerror(errno));
+	ret = guest_unload_module("pvmap");
+	if (ret != -EWOULDBLOCK && ret != -EBUSY) {
+		close(fd);
+		return fail("rmmod with an open file: %s, want EBUSY", strerror(-ret));
+	}
+	/* a mapping outlives its file descriptor, and holds the module too */
+	void *map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	close(fd);
+	if (map == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	ret = guest_unload_module("pvmap");
+	munmap(map, PAGE);
+	if (ret != -EWOULDBLOCK && ret != -EBUSY)
+		return fail("rmmod with a live mmap: %s, want EBUSY", strerror(-ret));
+	ret = guest_unload_module("pvmap");
+	if (ret)
+		return fail("rmmod: %s", strerror(-ret));
+	if (stat("/sys/module/pvmap", &st) == 0 || scan_devices() != 0)
+		return fail("module or devices still present after rmmod");
+	ret = guest_load_module(GUEST_MODULE_PATH, modparams);
+	if (ret)
+		return fail("reload: %s", strerror(-ret));
+	if (scan_devices() != before)
+		return fail("%d devices after reload, %d before", ndevices, before);
+	return 0;
+}
+
+/*
+ * A VM's own display is not pvmap's unless the administrator asks: loaded
+ * with default parameters pvmap binds no std-VGA and no qxl (udev would
+ * otherwise race bochs and qxl for the boot display), and its aliases,
+ * what udev loads it for, name ivshmem only.
+ */
+PVMAP_TEST(display_not_taken)
+{
+	static const struct { const char *vendor, *device; } displays[] = {
+		{ "0x1234", "0x1111" }, { "0x1b36", "0x0100" },
+	};
+	char path[300], buf[64], link[300];
+	int ret = 0, seen = 0, before, aliases = 0;
+	struct dirent *de;
+	DIR *dir;
+	FILE *ko;
+
+	/* the module's aliases: "alias=pci:v...d..." strings in its .modinfo */
+	ko = fopen(GUEST_MODULE_PATH, "rb");
+	if (!ko)
+		return fail("%s: %s", GUEST_MODULE_PATH, strerror(errno));
+	for (int c, matched = 0; (c = fgetc(ko)) != EOF;) {
+		static const char key[] = "alias=pci:v";
+		char id[24];
+
+		matched = c == key[matched] ? matched + 1 : c == key[0];
+		if (key[matched])
+			continue;
+		matched = 0;
+		if (!fgets(id, 18, ko))
+			break;
+		aliases++;
+		printf("# alias pci:v%s...\n", id);
+		if (strncasecmp(id, "00001AF4d00001110", 17))
+			ret = fail("pvmap.ko has an alias for pci:v%s, not only ivshmem's", id);
+	}
+	fclose(ko);
+	if (!aliases)
+		ret = fail("pvmap.ko has no PCI alias at all");
+
+	before = scan_devices();
+	guest_unload_module("pvmap_selftest");
+	if (guest_unload_module("pvmap"))
+		return fail("rmmod pvmap: %s", strerror(errno));
+	if (guest_load_module(GUEST_MODULE_PATH, ""))
+		ret = fail("insmod pvmap with default parameters failed");
+	dir = opendir("/sys/bus/pci/devices");
+	while (dir && (de = readdir(dir))) {
+		bool display = false;
+
+		for (unsigned int i = 0; i < sizeof(displays) / sizeof(displays[0]); i++) {
+			char vendor[16] = "", device[16] = "";
+
+			snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", de->d_name);
+			guest_read_file(path, vendor, sizeof(vendor));
+			snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", de->d_name);
+			guest_read_file(path, device, sizeof(device));
+			display |= !strncmp(vendor, displays[i].vendor, 6) &&
+				   !strncmp(device, displays[i].device, 6);
+		}
+		if (!display)
+			continue;
+		seen++;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", de->d_name);
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+
+		link[n > 0 ? n : 0] = '\0';
+		snprintf(buf, sizeof(buf), "%s", n > 0 ? strrchr(link, '/') + 1 : "no driver");
+		printf("# display device %s: %s\n", de->d_name, buf);
+		if (!strcmp(buf, "pvmap"))
+			ret = fail("pvmap with default parameters took the display %s", de->d_name);
+	}
+	if (dir)
+		closedir(dir);
+	/* back to the suite's parameters */
+	if (pvmap_reload())
+		return -1;
+	if (scan_devices() != before)
+		ret = fail("%d devices after the reload, %d before", ndevices, before);
+	if (!seen) {
+		printf("# no std-VGA or qxl in this guest\n");
+		return ret ? ret : 1;
+	}
+	return ret;
+}
