@@ -35,6 +35,8 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
 # tests/guest/harness.h: the kernel's kselftest harness, from Debian's linux-source-6.12
 KSFT_DIR = $$(tools/host/guest-kernel.sh --source 6.12 | tail -n 1)/tools/testing/selftests
+# the unit tests print KTAP through the same kernel's kselftest.h
+UNIT_INC = -Itests/unit -isystem $(KSFT_DIR)
 # the kernel's DRM uapi headers as libdrm-dev installs them (pkg-config --cflags libdrm)
 DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h
@@ -172,7 +174,7 @@ STUB_HDR := $(wildcard $(MODEL)/*.h $(DAEMON)/*.h) include/uapi/pvmap_trace.h
 CORE_SRC := guest/pvmap/pvmap_slots.c $(SLOT_CORE)/pvmap_pte_stub.c $(SLOT_CORE)/shim/shim.c
 CORE_HDR := $(wildcard guest/pvmap/*.h $(SLOT_CORE)/*.h $(SLOT_CORE)/shim/linux/*.h) $(STUB_HDR) $(UAPI)
 CORE_INC := -DPVMAP_PTE_STUB -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLOT_CORE) $(STUB_INC) \
-	-Itests/unit
+	$(UNIT_INC)
 
 $(B)/host/stub/%.o: $(MODEL)/%.c $(STUB_HDR)
 	@mkdir -p $(@D)
@@ -244,13 +246,13 @@ $(B)/unit/pvmap-audit-san: tools/host/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_H
 	gcc $(SAN_CFLAGS) -o $@ $< $(AUDIT_SRC)
 
 # the parsers and the QMP reader, one KTAP test per behaviour (and for valgrind: _plain)
-$(B)/unit/test_audit: tests/unit/test_audit.c tests/unit/ktap.h $(AUDIT_SRC) $(AUDIT_HDR)
+$(B)/unit/test_audit: tests/unit/test_audit.c $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) -Itools/host/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
+	gcc $(SAN_CFLAGS) -Itools/host/audit $(UNIT_INC) -o $@ $< $(AUDIT_SRC)
 
-$(B)/unit/test_audit_plain: tests/unit/test_audit.c tests/unit/ktap.h $(AUDIT_SRC) $(AUDIT_HDR)
+$(B)/unit/test_audit_plain: tests/unit/test_audit.c $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g -Itools/host/audit -Itests/unit -o $@ $< $(AUDIT_SRC)
+	gcc $(HOST_CFLAGS) -g -Itools/host/audit $(UNIT_INC) -o $@ $< $(AUDIT_SRC)
 
 $(B)/fuzz/fuzz_audit: tools/host/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
 	@mkdir -p $(@D)
@@ -277,47 +279,47 @@ $(B)/host/pvmap-pattern: tools/host/pvmap-pattern.c $(UAPI)
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) -o $@ $<
 
-$(B)/unit/test_pattern: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
+$(B)/unit/test_pattern: tests/unit/test_pattern.c $(UAPI)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) -Itests/unit -o $@ $<
+	gcc $(SAN_CFLAGS) $(UNIT_INC) -o $@ $<
 
 # Static, so that qemu-i386-static runs it without an i386 root (tests/check).
-$(B)/unit/test_pattern32: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
+$(B)/unit/test_pattern32: tests/unit/test_pattern.c $(UAPI)
 	@mkdir -p $(@D)
-	gcc -m32 -static $(HOST_CFLAGS) -Itests/unit -o $@ $<
+	gcc -m32 -static $(HOST_CFLAGS) $(UNIT_INC) -o $@ $<
 
 # Without sanitizers, for valgrind.
-$(B)/unit/test_pattern_plain: tests/unit/test_pattern.c tests/unit/ktap.h $(UAPI)
+$(B)/unit/test_pattern_plain: tests/unit/test_pattern.c $(UAPI)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g -Itests/unit -o $@ $<
+	gcc $(HOST_CFLAGS) -g $(UNIT_INC) -o $@ $<
 
 # libpvstub against Xen's own behaviour, one test per behaviour
-$(B)/unit/test_xen_fidelity: tests/unit/test_xen_fidelity.c tests/unit/ktap.h $(STUB_SRC) $(STUB_HDR)
+$(B)/unit/test_xen_fidelity: tests/unit/test_xen_fidelity.c $(STUB_SRC) $(STUB_HDR)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) $(STUB_INC) -Itests/unit -o $@ $< $(STUB_SRC)
+	gcc $(SAN_CFLAGS) $(STUB_INC) $(UNIT_INC) -o $@ $< $(STUB_SRC)
 
-$(B)/unit/test_xen_fidelity_plain: tests/unit/test_xen_fidelity.c tests/unit/ktap.h $(STUB_SRC) \
+$(B)/unit/test_xen_fidelity_plain: tests/unit/test_xen_fidelity.c $(STUB_SRC) \
 		$(STUB_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g $(STUB_INC) -Itests/unit -o $@ $< $(STUB_SRC)
+	gcc $(HOST_CFLAGS) -g $(STUB_INC) $(UNIT_INC) -o $@ $< $(STUB_SRC)
 
 # pvmap-hv's request path as a guest drives it: ASan+UBSan, valgrind, and 32-bit
 # (static, for qemu-i386-static) where a count times a size can wrap
-HV_TEST_DEPS := tests/unit/test_hv_daemon.c tests/unit/ktap.h $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
+HV_TEST_DEPS := tests/unit/test_hv_daemon.c $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
 	include/uapi/pvmap_hv.h
 HV_TEST_SRC := tests/unit/test_hv_daemon.c $(HV_SRC) $(STUB_SRC)
 
 $(B)/unit/test_hv_daemon: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) $(STUB_INC) -Itests/unit -o $@ $(HV_TEST_SRC)
+	gcc $(SAN_CFLAGS) $(STUB_INC) $(UNIT_INC) -o $@ $(HV_TEST_SRC)
 
 $(B)/unit/test_hv_daemon_plain: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g $(STUB_INC) -Itests/unit -o $@ $(HV_TEST_SRC)
+	gcc $(HOST_CFLAGS) -g $(STUB_INC) $(UNIT_INC) -o $@ $(HV_TEST_SRC)
 
 $(B)/unit/test_hv_daemon32: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
-	gcc -m32 -static $(HOST_CFLAGS) $(STUB_INC) -Itests/unit -o $@ $(HV_TEST_SRC)
+	gcc -m32 -static $(HOST_CFLAGS) $(STUB_INC) $(UNIT_INC) -o $@ $(HV_TEST_SRC)
 
 UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
 	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/unit/test_xen_fidelity \

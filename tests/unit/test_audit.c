@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "audit_parse.h"
-#include "ktap.h"
+#include <kselftest.h>
 
 static int failures;
 
@@ -67,7 +67,7 @@ static const char stream[] =
 	"{\"return\": \"line one\\r\\nline two\\r\\n\"}\r\n"
 	"{\"error\": {\"class\": \"GenericError\", \"desc\": \"no \\\"such\\\" command\"}}\n";
 
-static void qmp_reader_any_chunking(struct ktap *k)
+static void qmp_reader_any_chunking(void)
 {
 	static const size_t c1[] = { 1 }, c2[] = { 2, 3, 7 }, c3[] = { 4096 }, c4[] = { 5, 1, 64 };
 	static const struct { const size_t *c; size_t n; } plans[] = {
@@ -99,10 +99,10 @@ static void qmp_reader_any_chunking(struct ktap *k)
 		CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_CLOSED && !line);
 		qmp_reader_free(&r);
 	}
-	ktap_result(k, failures == before, "qmp_reader_any_chunking");
+	ksft_test_result(failures == before, "%s\n", "qmp_reader_any_chunking");
 }
 
-static void qmp_reader_fails_closed(struct ktap *k)
+static void qmp_reader_fails_closed(void)
 {
 	int before = failures, errnum;
 	struct qmp_reader r;
@@ -151,7 +151,7 @@ static void qmp_reader_fails_closed(struct ktap *k)
 	qmp_reader_init(&r, source_read, &s, 4096);
 	CHECK(qmp_read_line(&r, &line, &errnum) == QMP_READ_IO && errnum == EIO);
 	qmp_reader_free(&r);
-	ktap_result(k, failures == before, "qmp_reader_fails_closed");
+	ksft_test_result(failures == before, "%s\n", "qmp_reader_fails_closed");
 }
 
 /* qmp_next_reply() over @data: its status, *text, and @err */
@@ -167,7 +167,7 @@ static int reply(const char *data, char **text, char *err)
 	return rc;
 }
 
-static void qmp_replies_decoded_or_refused(struct ktap *k)
+static void qmp_replies_decoded_or_refused(void)
 {
 	int before = failures;
 	char *text, err[256];
@@ -193,7 +193,7 @@ static void qmp_replies_decoded_or_refused(struct ktap *k)
 	}
 	CHECK(reply("{\"return\": \"abc", &text, err) == -1 && strstr(err, "cut short"));
 	CHECK(reply("", &text, err) == -1 && strstr(err, "closed before the reply"));
-	ktap_result(k, failures == before, "qmp_replies_decoded_or_refused");
+	ksft_test_result(failures == before, "%s\n", "qmp_replies_decoded_or_refused");
 }
 
 /* --- json_quote ------------------------------------------------------------------ */
@@ -228,7 +228,7 @@ static bool round_trip(const char *s, size_t n, bool *lossy)
 	return ok;
 }
 
-static void json_quote_every_byte(struct ktap *k)
+static void json_quote_every_byte(void)
 {
 	static const char *valid[] = {
 		"plain", "\"quoted\" \\ back/slash", "caf\xc3\xa9", "\xe2\x82\xac\xef\xbf\xbf",
@@ -263,12 +263,12 @@ static void json_quote_every_byte(struct ktap *k)
 		CHECK(q && printable_ascii(q) && lossy && strstr(q, "\\ufffd"));
 		free(q);
 	}
-	ktap_result(k, failures == before, "json_quote_every_byte");
+	ksft_test_result(failures == before, "%s\n", "json_quote_every_byte");
 }
 
 /* --- info registers, pci, cpus, xp ------------------------------------------------------ */
 
-static void info_text_parsed_strictly(struct ktap *k)
+static void info_text_parsed_strictly(void)
 {
 	static const struct {
 		const char *text;
@@ -322,12 +322,12 @@ static void info_text_parsed_strictly(struct ktap *k)
 	      v == 0x2000063);
 	CHECK(parse_xp("0000000001000ff8: Cannot access memory\r\n", 0x1000ff8, &v) == -1);
 	CHECK(parse_xp("0000000001000ff0: 0x0000000002000063\r\n", 0x1000ff8, &v) == -1);
-	ktap_result(k, failures == before, "info_text_parsed_strictly");
+	ksft_test_result(failures == before, "%s\n", "info_text_parsed_strictly");
 }
 
 /* --- info tlb ------------------------------------------------------------------------ */
 
-static void tlb_lines_by_mode(struct ktap *k)
+static void tlb_lines_by_mode(void)
 {
 	static const struct {
 		enum paging mode;
@@ -390,7 +390,7 @@ static void tlb_lines_by_mode(struct ktap *k)
 			failures++;
 		}
 	}
-	ktap_result(k, failures == before, "tlb_lines_by_mode");
+	ksft_test_result(failures == before, "%s\n", "tlb_lines_by_mode");
 }
 
 struct collected {
@@ -408,7 +408,7 @@ static int collect(void *ctx, const struct tlb_entry *e)
 	return 0;
 }
 
-static void tlb_scan_settles_or_refuses(struct ktap *k)
+static void tlb_scan_settles_or_refuses(void)
 {
 	struct cpu_paging p = { .mode = PAGING_4LEVEL };
 	struct collected c = { .n = 0 };
@@ -434,7 +434,7 @@ static void tlb_scan_settles_or_refuses(struct ktap *k)
 		       err, sizeof(err)) == -1 && strstr(err, "line 2 is not a 4-level mapping"));
 	CHECK(tlb_scan("\r\n", &p, collect, &c, err, sizeof(err)) == -1 &&
 	      strstr(err, "no mappings"));
-	ktap_result(k, failures == before, "tlb_scan_settles_or_refuses");
+	ksft_test_result(failures == before, "%s\n", "tlb_scan_settles_or_refuses");
 }
 
 /* guest-physical memory for tlb_resolve(): a few entries */
@@ -456,7 +456,7 @@ static int phys_read(void *ctx, uint64_t addr, int bytes, uint64_t *val)
 	return -1;
 }
 
-static void tlb_resolve_reads_the_entries(struct ktap *k)
+static void tlb_resolve_reads_the_entries(void)
 {
 	struct cpu_paging p4 = { .mode = PAGING_4LEVEL, .cr3 = 0x1000 };
 	struct cpu_paging p5 = { .mode = PAGING_5LEVEL, .cr3 = 0x1000 };
@@ -500,10 +500,10 @@ static void tlb_resolve_reads_the_entries(struct ktap *k)
 	e = (struct tlb_entry){ .va = 0xa0400000, .pa = 0xe0000000, .size = TLB_4M,
 				.size_known = true };
 	CHECK(tlb_resolve(&p2, &e, phys_read, &m) == 0 && e.pa == 0x1e0000000ULL && e.pa_known);
-	ktap_result(k, failures == before, "tlb_resolve_reads_the_entries");
+	ksft_test_result(failures == before, "%s\n", "tlb_resolve_reads_the_entries");
 }
 
-static void user_kernel_split(struct ktap *k)
+static void user_kernel_split(void)
 {
 	struct tlb_entry user = { .va = 0xa0000000, .size = 4096, .flags = "---DA--UW" };
 	struct tlb_entry kern = { .va = 0x400000, .size = 4096, .flags = "---DA---W" };
@@ -529,10 +529,10 @@ static void user_kernel_split(struct ktap *k)
 	CHECK(page_offset_infer(&v) == 0x78000000);
 	memset(&v, 0, sizeof(v));
 	CHECK(page_offset_infer(&v) == 0);
-	ktap_result(k, failures == before, "user_kernel_split");
+	ksft_test_result(failures == before, "%s\n", "user_kernel_split");
 }
 
-static void overlap_and_live_ranges(struct ktap *k)
+static void overlap_and_live_ranges(void)
 {
 	struct aperture ap[3] = {
 		{ .start = 0xd0300000, .end = 0xd03fffff },
@@ -562,23 +562,23 @@ static void overlap_and_live_ranges(struct ktap *k)
 	CHECK(n == 1 && live_covers(r, n, 0xffffffffffffe000ULL, 4096));
 	CHECK(!live_covers(r, n, 0xffffffffffffe000ULL, 0x2000));
 	free(r);
-	ktap_result(k, failures == before, "overlap_and_live_ranges");
+	ksft_test_result(failures == before, "%s\n", "overlap_and_live_ranges");
 }
 
 int main(void)
 {
-	struct ktap k;
-
-	ktap_begin(&k, "audit-parsers", 10);
-	qmp_reader_any_chunking(&k);
-	qmp_reader_fails_closed(&k);
-	qmp_replies_decoded_or_refused(&k);
-	json_quote_every_byte(&k);
-	info_text_parsed_strictly(&k);
-	tlb_lines_by_mode(&k);
-	tlb_scan_settles_or_refuses(&k);
-	tlb_resolve_reads_the_entries(&k);
-	user_kernel_split(&k);
-	overlap_and_live_ranges(&k);
-	return ktap_end(&k);
+	ksft_print_header();
+	ksft_print_msg("Subtest: %s\n", "audit-parsers");
+	ksft_set_plan(10);
+	qmp_reader_any_chunking();
+	qmp_reader_fails_closed();
+	qmp_replies_decoded_or_refused();
+	json_quote_every_byte();
+	info_text_parsed_strictly();
+	tlb_lines_by_mode();
+	tlb_scan_settles_or_refuses();
+	tlb_resolve_reads_the_entries();
+	user_kernel_split();
+	overlap_and_live_ranges();
+	ksft_finished();
 }

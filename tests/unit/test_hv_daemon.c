@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ktap.h"
+#include <kselftest.h>
 #include "pvmap_hv_core.h"
 #include "pvstub_trace.h"
 
@@ -781,14 +781,15 @@ static bool run(bool (*fn)(void))
 
 int main(int argc, char **argv)
 {
-	struct ktap k;
 	int plan = 0;
 
 	for (unsigned int i = 0; i < NR_TESTS; i++)
 		plan += wanted(argc, argv, tests[i].name);
-	ktap_begin(&k, "hv-daemon", plan);
+	ksft_print_header();
+	ksft_print_msg("Subtest: %s\n", "hv-daemon");
+	ksft_set_plan(plan);
 	for (unsigned int i = 0; i < NR_TESTS; i++)
 		if (wanted(argc, argv, tests[i].name))
-			ktap_result(&k, run(tests[i].fn), tests[i].name);
-	return ktap_end(&k);
+			ksft_test_result(run(tests[i].fn), "%s\n", tests[i].name);
+	ksft_finished();
 }

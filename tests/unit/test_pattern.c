@@ -12,7 +12,7 @@
 #include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 
-#include "ktap.h"
+#include <kselftest.h>
 
 #define LEN 8192
 
@@ -82,14 +82,14 @@ static int uapi_layout(void)
 
 int main(void)
 {
-	struct ktap k;
-
-	ktap_begin(&k, sizeof(void *) == 4 ? "pattern-32" : "pattern-64", 6);
-	ktap_result(&k, sub_range_matches_whole(), "sub_range_matches_whole");
-	ktap_result(&k, seeds_differ(), "seeds_differ");
-	ktap_result(&k, positions_differ(), "positions_differ");
-	ktap_result(&k, check_finds_every_flip(), "check_finds_every_flip");
-	ktap_result(&k, wrong_offset_is_caught(), "wrong_offset_is_caught");
-	ktap_result(&k, uapi_layout(), "uapi_layout");
-	return ktap_end(&k);
+	ksft_print_header();
+	ksft_print_msg("Subtest: %s\n", sizeof(void *) == 4 ? "pattern-32" : "pattern-64");
+	ksft_set_plan(6);
+	ksft_test_result(sub_range_matches_whole(), "%s\n", "sub_range_matches_whole");
+	ksft_test_result(seeds_differ(), "%s\n", "seeds_differ");
+	ksft_test_result(positions_differ(), "%s\n", "positions_differ");
+	ksft_test_result(check_finds_every_flip(), "%s\n", "check_finds_every_flip");
+	ksft_test_result(wrong_offset_is_caught(), "%s\n", "wrong_offset_is_caught");
+	ksft_test_result(uapi_layout(), "%s\n", "uapi_layout");
+	ksft_finished();
 }

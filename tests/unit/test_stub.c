@@ -14,7 +14,7 @@
 #include <linux/uaccess.h>
 #include <pvmap/io_mapping.h>
 
-#include "ktap.h"
+#include <kselftest.h>
 #include "pvmap_internal.h"
 #include "pvmap_pte_stub.h"
 #include "pvstub_trace.h"
@@ -725,22 +725,22 @@ static int test_header_maps(void)
 
 int main(void)
 {
-	struct ktap k;
-
-	ktap_begin(&k, "hypervisor-stub", 13);
-	ktap_result(&k, test_pwrite_batched(), "pwrite_1mib_batched_2_per_16_pages");
-	ktap_result(&k, test_pwrite_naive(), "pwrite_1mib_naive_3_per_page");
-	ktap_result(&k, test_unmap_without_clear(), "unmap_without_clear_violates");
-	ktap_result(&k, test_clear_without_invlpg(), "clear_without_invlpg_violates");
-	ktap_result(&k, test_refusals(), "refusals");
-	ktap_result(&k, test_core_depth_overflow(), "core_depth_overflow_warns");
-	ktap_result(&k, test_irq_at_every_point(), "irq_map_at_every_point");
-	ktap_result(&k, test_irq_after_misuse(), "irq_after_misuse");
-	ktap_result(&k, test_core_misuse(), "core_misuse_restores_state");
-	ktap_result(&k, test_header_maps(), "header_maps_and_refusals");
-	ktap_result(&k, test_trace_decode(), "trace_decode");
-	ktap_result(&k, test_trace_replay(), "trace_replay");
-	ktap_result(&k, pvstub_create(&(struct pvstub_config){ .nr_vcpus = 0 }) == NULL,
-		    "bad_config_refused");
-	return ktap_end(&k);
+	ksft_print_header();
+	ksft_print_msg("Subtest: %s\n", "hypervisor-stub");
+	ksft_set_plan(13);
+	ksft_test_result(test_pwrite_batched(), "%s\n", "pwrite_1mib_batched_2_per_16_pages");
+	ksft_test_result(test_pwrite_naive(), "%s\n", "pwrite_1mib_naive_3_per_page");
+	ksft_test_result(test_unmap_without_clear(), "%s\n", "unmap_without_clear_violates");
+	ksft_test_result(test_clear_without_invlpg(), "%s\n", "clear_without_invlpg_violates");
+	ksft_test_result(test_refusals(), "%s\n", "refusals");
+	ksft_test_result(test_core_depth_overflow(), "%s\n", "core_depth_overflow_warns");
+	ksft_test_result(test_irq_at_every_point(), "%s\n", "irq_map_at_every_point");
+	ksft_test_result(test_irq_after_misuse(), "%s\n", "irq_after_misuse");
+	ksft_test_result(test_core_misuse(), "%s\n", "core_misuse_restores_state");
+	ksft_test_result(test_header_maps(), "%s\n", "header_maps_and_refusals");
+	ksft_test_result(test_trace_decode(), "%s\n", "trace_decode");
+	ksft_test_result(test_trace_replay(), "%s\n", "trace_replay");
+	ksft_test_result(pvstub_create(&(struct pvstub_config){ .nr_vcpus = 0 }) == NULL,
+			 "%s\n", "bad_config_refused");
+	ksft_finished();
 }

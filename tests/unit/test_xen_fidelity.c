@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ktap.h"
+#include <kselftest.h>
 #include "pvstub.h"
 
 #define RAM_FRAMES	0x10000ULL
@@ -484,21 +484,21 @@ static int test_live_apertures_and_pat(void)
 
 int main(void)
 {
-	struct ktap k;
-
-	ktap_begin(&k, "xen-fidelity", 13);
-	ktap_result(&k, test_mmu_update_commands(), "xen_mmu_update_command_bits");
-	ktap_result(&k, test_mmu_update_plain_ram(), "xen_mmu_update_plain_ram_write");
-	ktap_result(&k, test_pt_frame_writable_busy(), "xen_page_table_writable_ebusy");
-	ktap_result(&k, test_mmio_cacheable_forced_uc(), "xen_mmio_cacheable_forced_uc");
-	ktap_result(&k, test_l1_disallow_mask(), "xen_l1_disallow_mask");
-	ktap_result(&k, test_multicall_in_order(), "xen_multicall_in_order");
-	ktap_result(&k, test_update_va_mapping_flags(), "xen_update_va_mapping_flags");
-	ktap_result(&k, test_mmuext_multi(), "xen_mmuext_multi_and_unknown");
-	ktap_result(&k, test_foreigndom(), "xen_foreigndom");
-	ktap_result(&k, test_access_write_bit(), "mmu_write_needs_rw");
-	ktap_result(&k, test_multicall_compat(), "xen_multicall_compat_layout");
-	ktap_result(&k, test_live_registered_entries(), "live_registered_entries");
-	ktap_result(&k, test_live_apertures_and_pat(), "live_apertures_and_guest_pat");
-	return ktap_end(&k);
+	ksft_print_header();
+	ksft_print_msg("Subtest: %s\n", "xen-fidelity");
+	ksft_set_plan(13);
+	ksft_test_result(test_mmu_update_commands(), "%s\n", "xen_mmu_update_command_bits");
+	ksft_test_result(test_mmu_update_plain_ram(), "%s\n", "xen_mmu_update_plain_ram_write");
+	ksft_test_result(test_pt_frame_writable_busy(), "%s\n", "xen_page_table_writable_ebusy");
+	ksft_test_result(test_mmio_cacheable_forced_uc(), "%s\n", "xen_mmio_cacheable_forced_uc");
+	ksft_test_result(test_l1_disallow_mask(), "%s\n", "xen_l1_disallow_mask");
+	ksft_test_result(test_multicall_in_order(), "%s\n", "xen_multicall_in_order");
+	ksft_test_result(test_update_va_mapping_flags(), "%s\n", "xen_update_va_mapping_flags");
+	ksft_test_result(test_mmuext_multi(), "%s\n", "xen_mmuext_multi_and_unknown");
+	ksft_test_result(test_foreigndom(), "%s\n", "xen_foreigndom");
+	ksft_test_result(test_access_write_bit(), "%s\n", "mmu_write_needs_rw");
+	ksft_test_result(test_multicall_compat(), "%s\n", "xen_multicall_compat_layout");
+	ksft_test_result(test_live_registered_entries(), "%s\n", "live_registered_entries");
+	ksft_test_result(test_live_apertures_and_pat(), "%s\n", "live_apertures_and_guest_pat");
+	ksft_finished();
 }
