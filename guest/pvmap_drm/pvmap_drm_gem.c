@@ -329,8 +329,9 @@ static void pvmap_drm_gem_free(struct drm_gem_object *obj)
 
 /*
  * The kernel's view of a buffer (the fbdev helper's) is its shadow in RAM;
- * what the kernel draws there reaches VRAM through the framebuffer's dirty
- * callback, never through a mapping of VRAM.
+ * what the kernel draws there reaches VRAM as the framebuffer's damage
+ * (drm_atomic_helper_dirtyfb(), then the plane's atomic_update), never
+ * through a mapping of VRAM.
  *
  * Only making the shadow reads the device. A shadow once made is RAM and
  * is handed out after an unplug too: the fbdev helper's damage worker maps
@@ -362,7 +363,7 @@ static int pvmap_drm_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 
 static void pvmap_drm_gem_vunmap(struct drm_gem_object *obj, struct iosys_map *map)
 {
-	/* the shadow stays until the buffer goes: the dirty callback copies from it */
+	/* the shadow stays until the buffer goes: the damage is copied from it */
 }
 
 static const struct drm_gem_object_funcs pvmap_drm_gem_funcs = {
