@@ -23,6 +23,7 @@
 #include <drm/drm_aperture.h>
 #include <drm/drm_atomic.h>
 #include <drm/drm_atomic_helper.h>
+#include <drm/drm_damage_helper.h>
 #include <drm/drm_drv.h>
 #include <drm/drm_edid.h>
 #include <drm/drm_fb_helper.h>
@@ -34,6 +35,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_modeset_helper_vtables.h>
+#include <drm/drm_print.h>
 #include <drm/drm_probe_helper.h>
 #include <drm/drm_rect.h>
 #include <drm/drm_simple_kms_helper.h>
@@ -204,14 +206,49 @@ static int pvmap_drm_plane_atomic_check(struct drm_plane *plane, struct drm_atom
 	return 0;
 }
 
+/*
+ * The plane's damage since @old, copied from its buffer's shadow into
+ * VRAM: DRM_IOCTL_MODE_DIRTYFB's rectangles and the fbdev helper's drawing
+ * come here through drm_atomic_helper_dirtyfb(); a commit without damage
+ * (a flip, the fbdev helper's mode restore) copies the whole of the
+ * plane's source. A buffer the kernel never wrote has no shadow: user
+ * space wrote VRAM itself through its mmap, and there is nothing to copy.
+ * Context: inside drm_dev_enter(); no user memory is touched under the lock.
+ */
+static void pvmap_drm_plane_copy_damage(struct pvmap_drm *pd, struct drm_plane_state *old,
+					struct drm_plane_state *new)
+{
+	struct pvmap_drm_bo *bo = to_bo(new->fb->obj[0]);
+	struct drm_atomic_helper_damage_iter iter;
+	struct drm_rect clip;
+	int ret = 0;
+
+	mutex_lock(&bo->lock);
+	/* made under the lock: the shadow read before it may be NULL or just made */
+	if (bo->shadow) {
+		drm_atomic_helper_damage_iter_init(&iter, old, new);
+		drm_atomic_for_each_plane_damage(&iter, &clip) {
+			ret = pvmap_drm_copy_shadow(pd, bo, new->fb, &clip);
+			if (ret)
+				break;
+		}
+	}
+	mutex_unlock(&bo->lock);
+	if (ret)
+		drm_err_ratelimited(&pd->drm, "damage not copied into VRAM: %d\n", ret);
+}
+
 static void pvmap_drm_plane_atomic_update(struct drm_plane *plane, struct drm_atomic_state *state)
 {
+	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
 	struct drm_plane_state *new = drm_atomic_get_new_plane_state(state, plane);
 	struct pvmap_drm *pd = to_pvmap_drm(plane->dev);
 	int idx;
 
 	if (!new->fb || !new->visible || !drm_dev_enter(plane->dev, &idx))
 		return;
+	/* the pixels first, then the display pointed at them */
+	pvmap_drm_plane_copy_damage(pd, old, new);
 	pvmap_drm_hw_setbase(pd, pvmap_drm_scanout_offset(new), new->fb->pitches[0]);
 	drm_dev_exit(idx);
 }
@@ -316,56 +353,20 @@ static const struct drm_connector_funcs pvmap_drm_connector_funcs = {
 
 /* --- framebuffers --------------------------------------------------------- */
 
-/*
- * DRM_IOCTL_MODE_DIRTYFB, and the fbdev helper after it drew into the
- * buffer's shadow: copy the damaged rectangles from the shadow into VRAM.
- * A buffer the kernel never wrote has no shadow: user space wrote VRAM
- * itself through its mmap, and there is nothing to copy.
- */
-static int pvmap_drm_fb_dirty(struct drm_framebuffer *fb, struct drm_file *file,
-			      unsigned int flags, unsigned int color,
-			      struct drm_clip_rect *clips, unsigned int num_clips)
-{
-	struct pvmap_drm *pd = to_pvmap_drm(fb->dev);
-	struct pvmap_drm_bo *bo = to_bo(fb->obj[0]);
-	struct drm_rect all = DRM_RECT_INIT(0, 0, fb->width, fb->height), clip;
-	int ret = 0, idx;
-	unsigned int i;
-
-	if (!drm_dev_enter(fb->dev, &idx))
-		return -ENODEV;
-	mutex_lock(&bo->lock);
-	/* made under the lock: the shadow read before it may be NULL or just made */
-	for (i = 0; bo->shadow && !ret && i < max(num_clips, 1U); i++) {
-		clip = all;
-		if (num_clips) {
-			struct drm_rect r = DRM_RECT_INIT(clips[i].x1, clips[i].y1,
-							  clips[i].x2 - clips[i].x1,
-							  clips[i].y2 - clips[i].y1);
-
-			if (clips[i].x2 <= clips[i].x1 || clips[i].y2 <= clips[i].y1 ||
-			    !drm_rect_intersect(&clip, &r))
-				continue;
-		}
-		ret = pvmap_drm_copy_shadow(pd, bo, fb, &clip);
-	}
-	mutex_unlock(&bo->lock);
-	drm_dev_exit(idx);
-	return ret;
-}
-
-static const struct drm_framebuffer_funcs pvmap_drm_fb_funcs = {
-	.destroy = drm_gem_fb_destroy,
-	.create_handle = drm_gem_fb_create_handle,
-	.dirty = pvmap_drm_fb_dirty,
-};
-
 static struct drm_framebuffer *pvmap_drm_fb_create(struct drm_device *drm, struct drm_file *file,
 						   const struct drm_mode_fb_cmd2 *cmd)
 {
 	if (cmd->pixel_format != DRM_FORMAT_XRGB8888)
 		return ERR_PTR(-EINVAL);
-	return drm_gem_fb_create_with_funcs(drm, file, cmd, &pvmap_drm_fb_funcs);
+	/*
+	 * Damage goes through an atomic commit to the plane's atomic_update,
+	 * as udl's and gud's, which may be unplugged too. After an unplug
+	 * DIRTYFB fails with ENODEV in drm_ioctl(); the fbdev helper's damage
+	 * worker, the one caller left, gets 0, as it must not to WARN: the
+	 * commit holds nothing that fails then, and its atomic_update stops
+	 * at drm_dev_enter().
+	 */
+	return drm_gem_fb_create_with_dirty(drm, file, cmd);
 }
 
 static const struct drm_mode_config_funcs pvmap_drm_mode_config_funcs = {
@@ -395,6 +396,7 @@ static int pvmap_drm_kms_init(struct pvmap_drm *pd)
 	if (ret)
 		return ret;
 	drm_plane_helper_add(&pd->plane, &pvmap_drm_plane_helper_funcs);
+	drm_plane_enable_fb_damage_clips(&pd->plane);
 
 	ret = drm_crtc_init_with_planes(drm, &pd->crtc, &pd->plane, NULL, &pvmap_drm_crtc_funcs,
 					NULL);

@@ -329,21 +329,33 @@ static void pvmap_drm_gem_free(struct drm_gem_object *obj)
 
 /*
  * The kernel's view of a buffer (the fbdev helper's) is its shadow in RAM;
- * what the kernel draws there reaches VRAM through the framebuffer's dirty
- * callback, never through a mapping of VRAM.
+ * what the kernel draws there reaches VRAM as the framebuffer's damage
+ * (drm_atomic_helper_dirtyfb(), then the plane's atomic_update), never
+ * through a mapping of VRAM.
+ *
+ * Only making the shadow reads the device. A shadow once made is RAM and
+ * is handed out after an unplug too: the fbdev helper's damage worker maps
+ * the buffer before each blit into it and WARNs when the map fails
+ * ("Damage blitter failed": 6.1's drm_fb_helper_damage_work(), 6.12's
+ * drm_fbdev_ttm_helper_fb_dirty()), which runs until the fb goes: fbcon's
+ * drawing (a cursor blink) queued before drm_dev_unplug() marks the device
+ * gone runs after it. Nothing reaches VRAM then: the copy that follows
+ * stops at drm_dev_enter().
  */
 static int pvmap_drm_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 {
 	struct pvmap_drm_bo *bo = to_bo(obj);
 	struct pvmap_drm *pd = to_pvmap_drm(obj->dev);
-	int ret, idx;
+	bool present;
+	int ret = 0, idx;
 
-	if (!drm_dev_enter(obj->dev, &idx))
-		return -ENODEV;
+	present = drm_dev_enter(obj->dev, &idx);
 	mutex_lock(&bo->lock);
-	ret = pvmap_drm_shadow(pd, bo);
+	if (!bo->shadow)
+		ret = present ? pvmap_drm_shadow(pd, bo) : -ENODEV;
 	mutex_unlock(&bo->lock);
-	drm_dev_exit(idx);
+	if (present)
+		drm_dev_exit(idx);
 	if (!ret)
 		iosys_map_set_vaddr(map, bo->shadow);
 	return ret;
@@ -351,7 +363,7 @@ static int pvmap_drm_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 
 static void pvmap_drm_gem_vunmap(struct drm_gem_object *obj, struct iosys_map *map)
 {
-	/* the shadow stays until the buffer goes: the dirty callback copies from it */
+	/* the shadow stays until the buffer goes: the damage is copied from it */
 }
 
 static const struct drm_gem_object_funcs pvmap_drm_gem_funcs = {
