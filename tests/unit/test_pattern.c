@@ -11,6 +11,7 @@
 
 #include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
+#include <uapi/pvmap_test.h>
 
 #include "ktap.h"
 
@@ -80,16 +81,45 @@ static int uapi_layout(void)
 	       PVMAP_IOC_STATS == 0x80887004u;
 }
 
+/* The test modules' ABI: one layout for i386 and x86_64 user space. */
+static int uapi_test_layout(void)
+{
+	return sizeof(struct pvmap_test_head) == 144 &&
+	       offsetof(struct pvmap_test_head, msg) == 24 &&
+	       sizeof(struct pvmap_test_api) == 152 &&
+	       sizeof(struct pvmap_test_memtype) == 176 &&
+	       sizeof(struct pvmap_test_conflict) == 168 &&
+	       sizeof(struct pvmap_test_uc) == 152 &&
+	       sizeof(struct pvmap_test_pool) == 168 &&
+	       sizeof(struct pvmap_test_probe) == 168 &&
+	       sizeof(struct pvmap_test_facilities) == 152 &&
+	       sizeof(struct pvmap_test_hazard) == 168 &&
+	       sizeof(struct pvmap_test_pattern) == 184 &&
+	       offsetof(struct pvmap_test_pattern, bad) == 176 &&
+	       sizeof(struct pvmap_test_irq_load) == 232 &&
+	       sizeof(struct pvmap_test_pv) == 224 &&
+	       offsetof(struct pvmap_test_pv, reserved) == 200 &&
+	       sizeof(struct pvmap_test_ping) == 176 &&
+	       sizeof(struct pvmap_test_pv_hold) == 160 &&
+	       sizeof(struct pvmap_bench_run) == 208 &&
+	       offsetof(struct pvmap_bench_run, seed) == 160 &&
+	       sizeof(struct pvmap_bench_probe) == 168 &&
+	       sizeof(struct pvmap_bench_stale_write) == 168 &&
+	       PVMAP_TEST_API == 0xc0985001u &&
+	       PVMAP_BENCH_RUN == 0xc0d05040u;
+}
+
 int main(void)
 {
 	struct ktap k;
 
-	ktap_begin(&k, sizeof(void *) == 4 ? "pattern-32" : "pattern-64", 6);
+	ktap_begin(&k, sizeof(void *) == 4 ? "pattern-32" : "pattern-64", 7);
 	ktap_result(&k, sub_range_matches_whole(), "sub_range_matches_whole");
 	ktap_result(&k, seeds_differ(), "seeds_differ");
 	ktap_result(&k, positions_differ(), "positions_differ");
 	ktap_result(&k, check_finds_every_flip(), "check_finds_every_flip");
 	ktap_result(&k, wrong_offset_is_caught(), "wrong_offset_is_caught");
 	ktap_result(&k, uapi_layout(), "uapi_layout");
+	ktap_result(&k, uapi_test_layout(), "uapi_test_layout");
 	return ktap_end(&k);
 }
