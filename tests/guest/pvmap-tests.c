@@ -39,6 +39,7 @@
 #include <pvmap_partial.h>
 #include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
+#include <uapi/pvmap_test.h>
 
 #define MAX_DEVICES	8
 #define MIB		(1024UL * 1024)
@@ -247,7 +248,7 @@ static int test_whole_aperture_ioremap(void)
 
 /*
  * A mapping independent of pvmap's engine: mainline's io_mapping, through
- * pvmap_selftest. These two tests check the bench
+ * pvmap_test.ko (PVMAP_TEST_MAINLINE). These two tests check the bench
  * itself: the guest and the host see the same bytes at the same aperture
  * offsets. (Not the PCI core's sysfs resource file: a production kernel's
  * IO_STRICT_DEVMEM refuses to map a BAR that a driver holds.)
@@ -255,14 +256,14 @@ static int test_whole_aperture_ioremap(void)
 static int mainline_pattern(const char *op, struct device *d, uint64_t off, uint64_t len,
 			   uint64_t seed)
 {
-	char args[96], res[256];
+	struct pvmap_test_pattern req = { .offset = off, .len = len, .seed = seed,
+					  .fill = !strcmp(op, "mainline_fill") };
 
-	snprintf(args, sizeof(args), "%llx %llx %llx", (unsigned long long)off,
-		 (unsigned long long)len, (unsigned long long)seed);
-	if (guest_selftest_args(op, d->info.aperture_base, d->info.aperture_size, args, res,
-				sizeof(res)) || strncmp(res, "ok", 2))
-		return fail("%s: %s", op, res);
-	printf("# %s: %s\n", op, res);
+	if (guest_test(PVMAP_TEST_MAINLINE, &req, d->info.aperture_base, d->info.aperture_size) ||
+	    req.h.status != PVMAP_TEST_PASS)
+		return fail("%s: %s", op, req.h.msg);
+	printf("# %s: ok %llu bytes at %#llx\n", op, (unsigned long long)len,
+	       (unsigned long long)off);
 	return 0;
 }
 
@@ -402,10 +403,10 @@ static int test_unload_reload(void)
 	struct stat st;
 
 	guest_module_params(modparams, sizeof(modparams));
-	/* pvmap_selftest uses pvmap's exports: it goes first */
-	ret = guest_unload_module("pvmap_selftest");
+	/* the test modules use pvmap's exports: they go first */
+	ret = guest_test_unload();
 	if (ret && ret != -ENOENT)
-		return fail("rmmod pvmap_selftest: %s", strerror(-ret));
+		return fail("rmmod pvmap_test: %s", strerror(-ret));
 	before = scan_devices();
 	if (before <= 0)
 		return fail("no pvmap device");
@@ -746,9 +747,10 @@ static int test_pool_stalled_writers(void)
 		ofd = open(other->path, O_RDWR | O_CLOEXEC);
 		if (ofd < 0 || guest_rw(ofd, true, 0, buf, sizeof(buf), &done) || done != sizeof(buf))
 			_exit(2);
-		if (guest_selftest("sleepable4k", other->info.aperture_base,
-				   other->info.aperture_size, res, sizeof(res)) ||
-		    strncmp(res, "ok", 2))
+		struct pvmap_test_api req = { .id = PVMAP_CASE_SLEEPABLE4K };
+
+		if (guest_test(PVMAP_TEST_API, &req, other->info.aperture_base,
+			       other->info.aperture_size) || req.h.status != PVMAP_TEST_PASS)
 			_exit(3);
 		_exit(0);
 	}
@@ -792,7 +794,7 @@ static int pvmap_reload(void)
 	int ret;
 
 	guest_module_params(modparams, sizeof(modparams));
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	ret = guest_unload_module("pvmap");
 	if (ret)
 		return fail("rmmod pvmap: %s", strerror(-ret));
@@ -843,7 +845,7 @@ static int test_display_not_taken(void)
 		ret = fail("pvmap.ko has no PCI alias at all");
 
 	before = scan_devices();
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	if (guest_unload_module("pvmap"))
 		return fail("rmmod pvmap: %s", strerror(errno));
 	if (guest_load_module(GUEST_MODULE_PATH, ""))
@@ -1616,41 +1618,47 @@ static int test_pvmapctl_cli(void)
 	return bad ? -1 : 0;
 }
 
-/* --- the in-kernel API, through pvmap_selftest.ko --------------------------- */
+/* --- the in-kernel API, through pvmap_kunit.ko or pvmap_test.ko ---------------- */
 
-/* One pvmap_selftest command on the ivshmem aperture that must answer "ok". */
-static int kernel_selftest_args(const char *name, const char *args, char *res, size_t len)
+/*
+ * One request of pvmap_test.ko (or pvmap_bench.ko) on the ivshmem aperture
+ * that must pass: 0, or -1 after a message.
+ */
+static int kernel_request(const char *what, unsigned long cmd, void *req)
 {
+	struct pvmap_test_head *h = req;
 	struct device *d;
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	if (guest_selftest_args(name, d->info.aperture_base, d->info.aperture_size, args, res,
-				len) || strncmp(res, "ok", 2))
-		return fail("%s: %s", name, res);
+	if (guest_test(cmd, req, d->info.aperture_base, d->info.aperture_size) ||
+	    h->status != PVMAP_TEST_PASS)
+		return fail("%s: %s", what, h->msg);
 	return 0;
 }
 
-/* Run one in-kernel test; 0 pass, 1 skip, -1 fail. */
-static int kernel_selftest(const char *name)
+/* Run one of the API's cases in the kernel; 0 pass, 1 skip, -1 fail. */
+static int kernel_case(const char *name)
 {
+	struct pvmap_test_api req;
+	const char *how = "";
 	struct device *d;
-	char res[256];
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	if (guest_selftest(name, d->info.aperture_base, d->info.aperture_size, res, sizeof(res)))
-		return fail("%s", res);
-	printf("# %s: %s\n", name, res);
-	if (strstr(res, "warns=")) /* misuse: announce the WARNs for the host */
-		printf("# pvmap-host: expect-warnings %d\n", atoi(strstr(res, "warns=") + 6));
-	if (!strncmp(res, "ok", 2))
+	if (guest_api_case(name, d->info.aperture_base, d->info.aperture_size, &req, &how))
+		return fail("%s: %s", name, req.h.msg);
+	printf("# %s: through %s\n", name, how);
+	printf("# %s: %s\n", name, req.h.msg);
+	if (!strcmp(name, "misuse")) /* announce the WARNs for the host */
+		printf("# pvmap-host: expect-warnings %u\n", req.warns);
+	if (req.h.status == PVMAP_TEST_PASS)
 		return 0;
-	if (!strncmp(res, "skip", 4))
+	if (req.h.status == PVMAP_TEST_SKIP)
 		return 1;
 	return -1;
 }
@@ -1661,13 +1669,15 @@ static int kernel_selftest(const char *name)
  */
 static int test_debug_facilities(void)
 {
+	struct pvmap_test_facilities req;
 	struct utsname uts;
-	char res[256];
+	char text[256];
 
-	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &req))
 		return -1;
 	uname(&uts);
-	printf("# pvmap-host: facilities release=%s %s\n", uts.release, res + 3);
+	guest_facilities_text(&req, text, sizeof(text));
+	printf("# pvmap-host: facilities release=%s %s\n", uts.release, text);
 	return 0;
 }
 
@@ -1679,10 +1689,9 @@ static int test_debug_facilities(void)
  */
 static int test_memtype_wc(void)
 {
-	char res[256], list[16384], want[96], *line;
-	unsigned long long pa = 0;
-	unsigned long va = 0;
-	char mode[16] = "", level[16] = "";
+	char list[16384], want[96], *line;
+	struct pvmap_test_facilities fac;
+	struct pvmap_test_memtype held = { 0 };
 	struct device *d;
 	int status, ret = 0;
 	pid_t child;
@@ -1691,37 +1700,42 @@ static int test_memtype_wc(void)
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
 		return -1;
 	fflush(stdout);
 	child = fork();
 	if (child < 0)
 		return fail("fork: %s", strerror(errno));
 	if (child == 0) {	/* holds the map until memtype_release */
-		if (guest_selftest("memtype_hold", d->info.aperture_base, d->info.aperture_size,
-				   res, sizeof(res)))
+		struct pvmap_test_memtype req;
+
+		if (guest_test(PVMAP_TEST_MEMTYPE_HOLD, &req, d->info.aperture_base,
+			       d->info.aperture_size))
 			_exit(2);
-		printf("# memtype_hold: %s\n", res);
-		_exit(strncmp(res, "ok", 2) ? 1 : 0);
+		printf("# memtype_hold: slot=%s held=%s pat=%s: %s\n",
+		       guest_memtype_name(req.slot), guest_memtype_name(req.held),
+		       req.pat ? "on" : "off", req.h.msg);
+		_exit(req.h.status != PVMAP_TEST_PASS);
 	}
-	for (int i = 0; i < 300 && !va; i++) {
-		if (!guest_selftest("memtype_query", d->info.aperture_base, d->info.aperture_size,
-				    res, sizeof(res)))
-			sscanf(res, "held va=%lx pa=%llx mode=%15s level=%15s", &va, &pa, mode, level);
-		if (!va)
+	for (int i = 0; i < 300 && !held.va; i++) {
+		if (guest_test(PVMAP_TEST_MEMTYPE_QUERY, &held, d->info.aperture_base,
+			       d->info.aperture_size))
+			held.va = 0;
+		if (!held.va)
 			usleep(100 * 1000);
 	}
-	if (va) {
+	if (held.va) {
 		guest_print_live();
-		printf("# pvmap-host: memtype va=%#lx pa=%#llx mode=%s level=%s\n", va, pa, mode,
-		       level);
+		printf("# pvmap-host: memtype va=%#llx pa=%#llx mode=%s level=%s\n",
+		       (unsigned long long)held.va, (unsigned long long)held.pa,
+		       guest_memtype_name(held.held), held.large ? "large" : "4k");
 		if (!guest_host_sync("memtype"))
 			ret = fail("the host's audit does not show WC flags for the held map");
 	} else {
 		ret = fail("the held map never showed up");
 	}
-	guest_selftest("memtype_release", d->info.aperture_base, d->info.aperture_size, res,
-		       sizeof(res));
+	guest_test(PVMAP_TEST_MEMTYPE_RELEASE, &held, d->info.aperture_base,
+		   d->info.aperture_size);
 	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		ret = fail("the PTEs of pvmap's maps are not write-combining");
 
@@ -1763,19 +1777,17 @@ static void unpin(void)
 }
 
 /*
- * pvmap_selftest's probe of @va on @cpu (an IPI: that CPU keeps the address
+ * pvmap_test's probe of @va on @cpu (an IPI: that CPU keeps the address
  * space it has loaded): 0 faults, 1 reads (in *@val), -1 failed.
  */
 static int probe_on(int cpu, unsigned long va, uint32_t *val)
 {
-	char args[48], res[256];
+	struct pvmap_test_probe req = { .va = va, .cpu = cpu };
 
-	snprintf(args, sizeof(args), "%lx %x", va, cpu);
-	if (kernel_selftest_args("probe", args, res, sizeof(res)))
+	if (kernel_request("probe", PVMAP_TEST_PROBE, &req))
 		return -1;
-	if (!strcmp(res, "ok faults"))
-		return 0;
-	return sscanf(res, "ok reads %x", val) == 1 ? 1 : -1;
+	*val = req.val;
+	return !req.faulted;
 }
 
 /* Probe @va on every CPU up to @ncpu: all must read @want (or all fault if !@want). */
@@ -1796,15 +1808,30 @@ static int probe_all(int ncpu, unsigned long va, uint32_t want, const char *who)
 }
 
 /*
- * pvmap_selftest's release of its held sleepable map, which probes every
- * CPU at once after the unmap; 1 (after a diagnostic) when one still reads.
+ * pvmap_test's release of its held sleepable map, which probes every CPU at
+ * once after the unmap; 1 (after a diagnostic) when one still reads.
  */
-static int release_held(const char *who, char *res, size_t len)
+static int release_held(const char *who)
 {
-	if (!kernel_selftest_args("pool_release", "", res, len) && !strcmp(res, "ok stale=0"))
+	struct pvmap_test_pool req;
+
+	if (kernel_request("pool_release", PVMAP_TEST_POOL_RELEASE, &req))
+		return 1;
+	if (!req.stale)
 		return 0;
-	printf("# %s's release: %s\n", who, res);
+	printf("# %s's release: %u CPUs still read the window\n", who, req.stale);
 	return 1;
+}
+
+/* pvmap_test's hold of one sleepable map of page @off: its address, or 0. */
+static unsigned long hold_page(uint64_t off, uint32_t *val)
+{
+	struct pvmap_test_pool req = { .offset = off };
+
+	if (kernel_request("pool_hold", PVMAP_TEST_POOL_HOLD, &req))
+		return 0;
+	*val = req.val;
+	return req.va;
 }
 
 /* The first u32 of the aperture page at @off: @tag (PWRITE), so probes can tell pages apart. */
@@ -1834,7 +1861,6 @@ static int test_sleepable_reuse_no_stale(void)
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), fd, bad = 0, go[2], back[2], status;
 	uint32_t tag_x = 0x5a000000 | (random_u64() & 0xffff), tag_y = tag_x ^ 0x00ff0000;
 	unsigned long va_x = 0, va_y = 0;
-	char res[256], args[32];
 	struct device *d;
 	uint32_t val = 0;
 	pid_t pid;
@@ -1856,14 +1882,12 @@ static int test_sleepable_reuse_no_stale(void)
 	close(fd);
 
 	/* A: map X on CPU 0, read it on every CPU, release it from CPU 0 */
-	snprintf(args, sizeof(args), "%llx", (unsigned long long)x_off);
-	if (pin_cpu(0) || kernel_selftest_args("pool_hold", args, res, sizeof(res)) ||
-	    sscanf(res, "ok va=%lx val=%x", &va_x, &val) != 2 || val != tag_x) {
+	if (pin_cpu(0) || !(va_x = hold_page(x_off, &val)) || val != tag_x) {
 		unpin();
-		return fail("A's map of page X: %s (want val=%x)", res, tag_x);
+		return fail("A's map of page X: val=%x, want %x", val, tag_x);
 	}
 	bad += probe_all(ncpu, va_x, tag_x, "A holding X");
-	bad += release_held("A", res, sizeof(res));
+	bad += release_held("A");
 	bad += probe_all(ncpu, va_x, 0, "A after releasing X");
 
 	fflush(stdout);
@@ -1872,10 +1896,8 @@ static int test_sleepable_reuse_no_stale(void)
 		/* B: the same window for page Y, from the other CPU */
 		int b = 0;
 
-		snprintf(args, sizeof(args), "%llx", (unsigned long long)y_off);
-		if (pin_cpu(1) || kernel_selftest_args("pool_hold", args, res, sizeof(res)) ||
-		    sscanf(res, "ok va=%lx val=%x", &va_y, &val) != 2) {
-			printf("# B's map of page Y: %s\n", res);
+		if (pin_cpu(1) || !(va_y = hold_page(y_off, &val))) {
+			printf("# B's map of page Y failed\n");
 			_exit(1);
 		}
 		if (va_y != va_x)
@@ -1884,7 +1906,7 @@ static int test_sleepable_reuse_no_stale(void)
 		c = 'h';
 		if (write(back[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			b++;
-		b += release_held("B", res, sizeof(res));
+		b += release_held("B");
 		b += probe_all(ncpu, va_y, 0, "B after releasing Y");
 		_exit(b ? 1 : 0);
 	}
@@ -1912,7 +1934,7 @@ static int test_sleepable_reuse_no_stale(void)
 
 /*
  * pvmap's maps with part of the aperture already reserved uncached, as
- * another driver's ioremap() of a register page does (pvmap_selftest makes
+ * another driver's ioremap() of a register page does (pvmap_test makes
  * it while pvmap is unbound from the device): the kernel grants UC- to the
  * whole aperture, and every PTE pvmap writes must carry UC-, never WC over
  * it; create_wc may refuse instead. Then /dev/pvmapN, bound over such a
@@ -1921,8 +1943,10 @@ static int test_sleepable_reuse_no_stale(void)
  */
 static int test_memtype_conflict(void)
 {
-	char pci[16], res[256], conflict[256] = "";
+	struct pvmap_test_conflict conflict = { 0 };
+	struct pvmap_test_uc uc;
 	unsigned long long base, size;
+	char pci[16];
 	struct device *d;
 	uint8_t buf[64];
 	int ret = 0, fd;
@@ -1936,13 +1960,19 @@ static int test_memtype_conflict(void)
 	size = d->info.aperture_size;
 	if (guest_write_file(PVMAP_DRIVER "/unbind", pci))
 		return fail("unbind %s", pci);
-	if (guest_selftest("memtype_conflict", base, size, conflict, sizeof(conflict)))
-		ret = fail("memtype_conflict: %s", conflict);
-	printf("# memtype_conflict: %s\n", conflict);
-	if (!ret && !strncmp(conflict, "ok granted", 10)) {
+	if (guest_test(PVMAP_TEST_MEMTYPE_CONFLICT, &conflict, base, size))
+		ret = fail("memtype_conflict: %s", conflict.h.msg);
+	printf("# memtype_conflict: %s granted=%s slot=%s pool=%s large=%s is_wc=%u refused=%d: "
+	       "%s\n", conflict.h.status == PVMAP_TEST_PASS ? "ok" :
+	       conflict.h.status == PVMAP_TEST_SKIP ? "skip" : "fail",
+	       guest_memtype_name(conflict.granted), guest_memtype_name(conflict.slot),
+	       guest_memtype_name(conflict.pool), guest_memtype_name(conflict.large),
+	       conflict.is_wc, conflict.refused, conflict.h.msg);
+	if (!ret && conflict.h.status == PVMAP_TEST_PASS && !conflict.refused) {
 		/* /dev/pvmapN over the same reservation: INFO says so, I/O works */
-		if (guest_selftest("uc_hold", base, size, res, sizeof(res)) || strncmp(res, "ok", 2))
-			ret = fail("uc_hold: %s", res);
+		if (guest_test(PVMAP_TEST_UC_HOLD, &uc, base, size) ||
+		    uc.h.status != PVMAP_TEST_PASS)
+			ret = fail("uc_hold: %s", uc.h.msg);
 		if (!ret && guest_write_file(PVMAP_DRIVER "/bind", pci))
 			ret = fail("bind over the UC- reservation");
 		fd = ret ? -1 : open_ivshmem(&d);
@@ -1958,7 +1988,7 @@ static int test_memtype_conflict(void)
 		} else if (!ret) {
 			ret = -1;
 		}
-		guest_selftest("uc_release", base, size, res, sizeof(res));
+		guest_test(PVMAP_TEST_UC_RELEASE, &uc, base, size);
 	}
 	if (guest_write_file(PVMAP_DRIVER "/bind", pci))
 		return fail("bind %s again", pci);
@@ -1970,7 +2000,8 @@ static int test_memtype_conflict(void)
 		ret = fail("not write-combining once the UC- reservation is gone");
 	if (ret)
 		return ret;
-	return !strncmp(conflict, "skip", 4) ? 1 : strncmp(conflict, "ok", 2) ? -1 : 0;
+	return conflict.h.status == PVMAP_TEST_SKIP ? 1 :
+	       conflict.h.status == PVMAP_TEST_PASS ? 0 : -1;
 }
 
 /* The PT_LOAD segments of /proc/kcore: the kernel's ELF class is this program's. */
@@ -2030,8 +2061,10 @@ static int test_kcore_read_windows(void)
 {
 	static uint8_t fill[MIB], page[PAGE];
 	unsigned long long va, npages, pages = 0, nonzero = 0, bad = 0;
-	char windows[4096], kind[32], res[256], args[32], *line, *save;
+	char windows[4096], kind[32], *line, *save;
 	const uint64_t held_off = 7 * MIB, writer_off = 8 * MIB;
+	struct pvmap_test_pool pool;
+	uint32_t held_val;
 	int fd, nwin = 0, rounds = 0;
 	struct kcore k;
 	struct device *d;
@@ -2054,8 +2087,7 @@ static int test_kcore_read_windows(void)
 		close(fd);
 		return fail("/proc/kcore: %s", strerror(errno));
 	}
-	snprintf(args, sizeof(args), "%llx", (unsigned long long)held_off);
-	if (kernel_selftest_args("pool_hold", args, res, sizeof(res)))
+	if (!hold_page(held_off, &held_val))
 		bad++;
 	fflush(stdout);
 	writer = fork();
@@ -2101,9 +2133,9 @@ static int test_kcore_read_windows(void)
 	waitpid(writer, NULL, 0);
 	/* a whole-aperture mapping stays readable by design */
 	if (d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)
-		bad += release_held("kcore_read_windows", res, sizeof(res));
+		bad += release_held("kcore_read_windows");
 	else
-		bad += !!kernel_selftest_args("pool_release", "", res, sizeof(res));
+		bad += !!kernel_request("pool_release", PVMAP_TEST_POOL_RELEASE, &pool);
 	unpin();
 	close(k.fd);
 	close(fd);
@@ -2125,7 +2157,7 @@ static int test_audit_quiesced(void)
 
 /*
  * Normal mode: the write through the old pointer faults (the host checks its
- * sentinel is intact and the audit clean). With pvmap_selftest's
+ * sentinel is intact and the audit clean). With pvmap_test's
  * hazard_demo=1 (pvtest.selftestparams): it lands (the host
  * checks the sentinel is corrupted and the audit finds the stale mapping).
  */
@@ -2139,7 +2171,7 @@ static int test_hazard_scenario(void)
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	guest_selftest_load("");
+	guest_test_load("");
 	guest_read_file(GUEST_HAZARD_PARAM, flag, sizeof(flag));
 	hazard = flag[0] == 'Y';
 	if (!hazard && !(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
@@ -2155,7 +2187,7 @@ static int test_hazard_scenario(void)
 }
 
 #define KERNEL_TEST(name) \
-	static int test_kernel_##name(void) { return kernel_selftest(#name); }
+	static int test_kernel_##name(void) { return kernel_case(#name); }
 KERNEL_TEST(nested)
 KERNEL_TEST(range1)
 KERNEL_TEST(range2)
@@ -2176,17 +2208,18 @@ static int test_selftest_reaches_apertures_only(void)
 {
 	/* the direct map (i386) or kernel text (x86_64): not vmalloc space */
 	unsigned long kva = sizeof(long) == 4 ? 0xc0100000UL : (unsigned long)0xffffffff81000000ULL;
-	char res[256], args[64];
+	struct pvmap_test_api range = { .id = PVMAP_CASE_RANGE1 };
+	struct pvmap_test_probe probe = { .va = kva, .cpu = 0 };
+	int ret;
 
-	if (!guest_selftest("range1", 0x100000, 0x1000, res, sizeof(res)) ||
-	    !strstr(res, "Operation not permitted"))
-		return fail("range1 over RAM at 1 MiB: '%s', want EPERM", res);
-	printf("# range1 over RAM at 1 MiB: %s\n", res);
-	snprintf(args, sizeof(args), "%lx 0", kva);
-	if (guest_selftest_args("probe", 0, 0, args, res, sizeof(res)) ||
-	    !strstr(res, "not a vmalloc address"))
-		return fail("probe of %#lx: '%s', want a refusal", kva, res);
-	printf("# probe of %#lx: %s\n", kva, res);
+	ret = guest_test(PVMAP_TEST_API, &range, 0x100000, 0x1000);
+	if (ret != -EPERM)
+		return fail("range1 over RAM at 1 MiB: %s, want EPERM", strerror(-ret));
+	printf("# range1 over RAM at 1 MiB: %s\n", range.h.msg);
+	ret = guest_test(PVMAP_TEST_PROBE, &probe, 0, 0);
+	if (ret != -EPERM)
+		return fail("probe of %#lx: %s, want EPERM", kva, strerror(-ret));
+	printf("# probe of %#lx: %s\n", kva, probe.h.msg);
 	return 0;
 }
 
@@ -2194,7 +2227,7 @@ static int test_selftest_reaches_apertures_only(void)
  * Mainline's io_mapping leaves no usable translation behind on i386: 100
  * pages through io_mapping_map_local_wc() and 100 through
  * io_mapping_map_atomic_wc(), each unmapped and its old address probed
- * (pvmap_selftest's io_mapping_flush). Upstream, a kernel without HIGHMEM
+ * (pvmap_bench's PVMAP_BENCH_FLUSH). Upstream, a kernel without HIGHMEM
  * skips the flush. docs/upstream/ has the fix; the kernels built with it
  * carry GUEST_UPSTREAM_FIXES in their release. Without the fix the bug is
  * expected (XFAIL, with its count), and a clean result fails: upstream
@@ -2206,8 +2239,10 @@ static int test_selftest_reaches_apertures_only(void)
 static int test_mainline_nohighmem_flushes(void)
 {
 	static const char *const engines[] = { "mainline_local", "mainline_atomic" };
-	unsigned int probes, usable, misdirected, stale = 0, wrong = 0, total = 0;
-	char res[256], args[64], *hm;
+	static const uint32_t engine_ids[] = { PVMAP_BENCH_MAINLINE_LOCAL,
+					       PVMAP_BENCH_MAINLINE_ATOMIC };
+	unsigned int stale = 0, wrong = 0, total = 0;
+	struct pvmap_test_facilities fac;
 	struct utsname uts;
 	bool highmem, fixed;
 
@@ -2215,27 +2250,22 @@ static int test_mainline_nohighmem_flushes(void)
 		printf("# x86_64: mainline's io_mapping maps the whole aperture\n");
 		return 1;
 	}
-	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
 		return -1;
-	hm = strstr(res, "highmem=");
-	if (!hm)
-		return fail("facilities: %s", res);
-	highmem = atoi(hm + 8);
+	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
 	uname(&uts);
 	fixed = guest_upstream_fixes();
 	for (unsigned int i = 0; i < 2; i++) {
-		snprintf(args, sizeof(args), "%s %u", engines[i], FLUSH_PROBES);
-		if (kernel_selftest_args("io_mapping_flush", args, res, sizeof(res)))
+		struct pvmap_bench_probe req = { .engine = engine_ids[i], .count = FLUSH_PROBES };
+
+		if (kernel_request("io_mapping_flush", PVMAP_BENCH_FLUSH, &req))
 			return -1;
-		if (sscanf(res, "ok probes=%u usable=%u misdirected=%u", &probes, &usable,
-			   &misdirected) != 3)
-			return fail("io_mapping_flush: %s", res);
 		printf("# %s: %u of %u unmapped pages kept a usable translation; "
-		       "%u of %u maps reached the page mapped before\n", engines[i], usable,
-		       probes, misdirected, probes);
-		stale += usable;
-		wrong += misdirected;
-		total += probes;
+		       "%u of %u maps reached the page mapped before\n", engines[i], req.usable,
+		       req.probes, req.misdirected, req.probes);
+		stale += req.usable;
+		wrong += req.misdirected;
+		total += req.probes;
 	}
 	printf("# %s, HIGHMEM %s, %s: %u of %u usable after unmap\n", uts.release,
 	       highmem ? "on" : "off", fixed ? "docs/upstream/ applied" : "upstream as released",
@@ -2474,7 +2504,7 @@ static int test_hot_unplug(void)
 	close(fd);
 	if (ret)
 		return ret;
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	ret = guest_unload_module("pvmap");
 	if (ret)
 		return fail("rmmod after unplug: %s", strerror(-ret));
@@ -2625,7 +2655,7 @@ static int test_device_permissions(void)
  * pvmap.ko has no way to leave a stale mapping behind: its parameters are
  * hygiene (x86_64: slots instead of one whole mapping) and pv (PTE updates
  * through the hypervisor channel), nothing that skips clear-on-unmap. The demonstration of the hazard lives in
- * pvmap_selftest.ko.
+ * pvmap_test.ko.
  */
 static int test_no_stale_mapping_parameter(void)
 {
@@ -2681,13 +2711,14 @@ static uint32_t xs(uint32_t *x)
 static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t kbase,
 			uint64_t ksize, time_t deadline, int out)
 {
-	static const char *const kernel_ops[] = {
-		"range16", "rangemax", "sleepable4k", "sleepable64k", "sleepable1m", "nested",
+	static const uint32_t kernel_ops[] = {
+		PVMAP_CASE_RANGE16, PVMAP_CASE_RANGEMAX, PVMAP_CASE_SLEEPABLE4K,
+		PVMAP_CASE_SLEEPABLE64K, PVMAP_CASE_SLEEPABLE1M, PVMAP_CASE_NESTED,
 	};
 	static uint8_t want[SOAK_REGION], got[256 * 1024];
 	struct soak_totals t = { 0 };
 	uint32_t x = (uint32_t)seed | 1;
-	char res[256];
+	struct pvmap_test_api req;
 
 	pin_cpu(cpu);
 	pvmap_pattern_fill(want, SOAK_REGION, seed, off);
@@ -2728,9 +2759,10 @@ static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t k
 			break;
 		}
 		default:
-			if (guest_selftest(kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6], kbase, ksize, res,
-					   sizeof(res)) || strncmp(res, "ok", 2)) {
-				printf("# soak cpu %d: %s\n", cpu, res);
+			req.id = kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6];
+			if (guest_test(PVMAP_TEST_API, &req, kbase, ksize) ||
+			    req.h.status != PVMAP_TEST_PASS) {
+				printf("# soak cpu %d: %s\n", cpu, req.h.msg);
 				t.errors++;
 			}
 			break;
@@ -2741,7 +2773,7 @@ static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t k
 }
 
 /*
- * Two workers per vCPU mix every path for @seconds; with @irq, pvmap_selftest
+ * Two workers per vCPU mix every path for @seconds; with @irq, pvmap_test
  * maps from hardirq and softirq context on every vCPU at the same time
  * (irq_load), in a region of its own just below the top window. The host
  * checks every region.
@@ -2754,7 +2786,6 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 	struct pvmap_stats st;
 	time_t deadline;
 	struct device *d;
-	char res[256];
 	pid_t pid[8];
 
 	fd = open_ivshmem(&d);
@@ -2762,10 +2793,10 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 		return -1;
 	workers = 2 * ncpu > 8 ? 8 : 2 * ncpu;
 	usable = d->info.aperture_size - SOAK_KERNEL;
-	/* released slots may be another worker's again at once: see pvmap_selftest's shared */
-	guest_unload_module("pvmap_selftest");
-	if (guest_selftest_load("shared=1"))
-		return fail("cannot load pvmap_selftest shared=1");
+	/* released slots may be another worker's again at once: see pvmap_test's shared */
+	guest_test_unload();
+	if (guest_test_load("shared=1"))
+		return fail("cannot load pvmap_test shared=1");
 	for (int i = 0; i < workers; i++) {
 		uint8_t *fill = malloc(SOAK_REGION);
 		uint64_t done;
@@ -2792,21 +2823,23 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 				    SOAK_KERNEL / workers, deadline, p[1]);
 	}
 	if (irq) {
-		char args[96];
+		struct pvmap_test_irq_load req = {
+			.offset = usable - SOAK_IRQ_REGION, .npages = SOAK_IRQ_REGION / PAGE,
+			.msecs = seconds * 1000, .seed = irq_seed,
+		};
 
-		snprintf(args, sizeof(args), "%llx %llx %lx %llx",
-			 (unsigned long long)(usable - SOAK_IRQ_REGION),
-			 (unsigned long long)(SOAK_IRQ_REGION / PAGE), seconds * 1000,
-			 (unsigned long long)irq_seed);
-		if (guest_selftest_args("irq_load", d->info.aperture_base, d->info.aperture_size,
-					args, res, sizeof(res)) || strncmp(res, "ok", 2) ||
-		    !strstr(res, "hardirq_hz=") || !strstr(res, "softirq_hz="))
-			ret = fail("irq_load: %s", res);
-		else
-			printf("# irq_load for %ld s: %s\n", seconds, res);
-		if (!ret) {
-			*hardirq_hz = strtoul(strstr(res, "hardirq_hz=") + 11, NULL, 10);
-			*softirq_hz = strtoul(strstr(res, "softirq_hz=") + 11, NULL, 10);
+		if (guest_test(PVMAP_TEST_IRQ_LOAD, &req, d->info.aperture_base,
+			       d->info.aperture_size) || req.h.status != PVMAP_TEST_PASS) {
+			ret = fail("irq_load: %s", req.h.msg);
+		} else {
+			printf("# irq_load for %ld s: hardirq=%llu softirq=%llu wrong=%llu "
+			       "refused=%llu cpus=%u hardirq_hz=%llu softirq_hz=%llu\n", seconds,
+			       (unsigned long long)req.hardirq, (unsigned long long)req.softirq,
+			       (unsigned long long)req.wrong, (unsigned long long)req.refused,
+			       req.cpus, (unsigned long long)req.hardirq_hz,
+			       (unsigned long long)req.softirq_hz);
+			*hardirq_hz = req.hardirq_hz;
+			*softirq_hz = req.softirq_hz;
 		}
 	}
 	for (int i = 0; i < workers; i++) {
@@ -2840,7 +2873,7 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 	close(p[0]);
 	close(p[1]);
 	close(fd);
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	printf("# soak: %d workers on %d vCPUs for %ld s: %llu operations, %llu bytes written, "
 	       "%llu bytes read back and compared, %llu mismatches, %llu errors; the host checks "
 	       "%llu bytes\n", workers, ncpu, seconds, sum.ops, sum.bytes, sum.verified,
@@ -2999,45 +3032,51 @@ static int test_pv_pwrite_hypercalls(void)
 	return ret;
 }
 
-/* Requests Xen refuses or adjusts, as the selftest makes them; the host checks the daemon's side. */
+/* Requests Xen refuses or adjusts, as pvmap_test makes them; the host checks the daemon's side. */
 static int test_pv_refusals(void)
 {
+	struct pvmap_test_pv req;
+	const struct pvmap_test_pv_case *c[] = { &req.wb, &req.outside, &req.reserved };
 	struct device *d;
 	int ret;
-	char res[256];
 
 	d = pv_ivshmem(&ret);
 	if (!d)
 		return ret;
-	if (guest_selftest("pv_refusals", d->info.aperture_base, d->info.aperture_size, res,
-			   sizeof(res)))
-		return fail("pv_refusals: %s", res);
-	printf("# pvmap-host: pv-refusals %s\n", res);
+	if (guest_test(PVMAP_TEST_PV_REFUSALS, &req, d->info.aperture_base, d->info.aperture_size))
+		return fail("pv_refusals: %s", req.h.msg);
+	/* for the host: the PTE's machine address, then value:errno:PTE after, per case */
+	printf("# pvmap-host: pv-refusals %s ptr=%llx wb=%llx:%d:%llx outside=%llx:%d:%llx "
+	       "reserved=%llx:%d:%llx\n", req.h.status == PVMAP_TEST_PASS ? "ok" : "fail",
+	       (unsigned long long)req.ptr,
+	       (unsigned long long)c[0]->val, c[0]->err, (unsigned long long)c[0]->pte,
+	       (unsigned long long)c[1]->val, c[1]->err, (unsigned long long)c[1]->pte,
+	       (unsigned long long)c[2]->val, c[2]->err, (unsigned long long)c[2]->pte);
 	if (!guest_host_sync("pv-refusals"))
 		return fail("host did not acknowledge");
-	return strncmp(res, "ok ", 3) ? fail("%s", res) : 0;
+	return req.h.status != PVMAP_TEST_PASS ? fail("%s", req.h.msg) : 0;
 }
 
 /* A frame revoked under a live (held) map: the daemon names the PTE still mapping it. */
 static int test_pv_revoke_live(void)
 {
-	unsigned long long va, frame;
+	struct pvmap_test_pv_hold req;
 	struct device *d;
 	int ret;
-	char res[256];
 	bool acked;
 
 	d = pv_ivshmem(&ret);
 	if (!d)
 		return ret;
-	if (guest_selftest("pv_hold", d->info.aperture_base, d->info.aperture_size, res,
-			   sizeof(res)) || sscanf(res, "ok va=%llx frame=%llx", &va, &frame) != 2)
-		return fail("pv_hold: %s", res);
-	printf("# pvmap-host: pv-revoke case=live va=%#llx frame=%#llx\n", va, frame);
+	if (guest_test(PVMAP_TEST_PV_HOLD, &req, d->info.aperture_base, d->info.aperture_size) ||
+	    req.h.status != PVMAP_TEST_PASS)
+		return fail("pv_hold: %s", req.h.msg);
+	printf("# pvmap-host: pv-revoke case=live va=%#llx frame=%#llx\n",
+	       (unsigned long long)req.va, (unsigned long long)req.frame);
 	acked = guest_host_sync("pv-revoke");
-	if (guest_selftest("pv_release", d->info.aperture_base, d->info.aperture_size, res,
-			   sizeof(res)) || strcmp(res, "ok"))
-		return fail("pv_release: %s", res);
+	if (guest_test(PVMAP_TEST_PV_RELEASE, &req, d->info.aperture_base, d->info.aperture_size) ||
+	    req.h.status != PVMAP_TEST_PASS)
+		return fail("pv_release: %s", req.h.msg);
 	return acked ? 0 : fail("host did not acknowledge");
 }
 
@@ -3048,33 +3087,32 @@ static int test_pv_revoke_live(void)
 static int test_pv_hazard_found(void)
 {
 	const char *modes[] = { "normal", "hazard" };
-	unsigned long long va, off;
+	struct pvmap_test_hazard req;
 	struct device *d;
-	char res[256];
 	int ret = 0;
 
 	d = pv_ivshmem(&ret);
 	if (!d)
 		return ret;
 	for (int i = 0; i < 2 && !ret; i++) {
-		guest_unload_module("pvmap_selftest");
-		if (guest_selftest_load(i ? "hazard_demo=1" : "")) {
-			ret = fail("cannot load the selftest module");
+		guest_test_unload();
+		if (guest_test_load(i ? "hazard_demo=1" : "")) {
+			ret = fail("cannot load pvmap_test.ko");
 			break;
 		}
-		if (guest_selftest("hazard_map", d->info.aperture_base, d->info.aperture_size,
-				   res, sizeof(res)) ||
-		    sscanf(res, "ok va=%llx off=%llx", &va, &off) != 2) {
-			ret = fail("hazard_map: %s", res);
+		if (guest_test(PVMAP_TEST_HAZARD_MAP, &req, d->info.aperture_base,
+			       d->info.aperture_size) || req.h.status != PVMAP_TEST_PASS) {
+			ret = fail("hazard_map: %s", req.h.msg);
 			break;
 		}
-		printf("# pvmap-host: pv-revoke case=%s va=%#llx frame=%#llx\n", modes[i], va,
-		       (unsigned long long)((d->info.aperture_base + off) / PAGE));
+		printf("# pvmap-host: pv-revoke case=%s va=%#llx frame=%#llx\n", modes[i],
+		       (unsigned long long)req.va,
+		       (unsigned long long)((d->info.aperture_base + req.offset) / PAGE));
 		if (!guest_host_sync("pv-revoke"))
 			ret = fail("host did not acknowledge");
 	}
 	/* the hazard engine's window goes with the module, its PTE cleared */
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	return ret;
 }
 
@@ -3289,7 +3327,6 @@ static int test_pv_daemon_killed(void)
 	uint64_t off, seed = random_u64();
 	struct device *d;
 	long waited_ms;
-	char res[256];
 	int fd = -1, ret;
 
 	ret = pv_open_aperture(&d, &fd);
@@ -3300,11 +3337,13 @@ static int test_pv_daemon_killed(void)
 		ret = pv_read_back(fd, off, seed);
 	/* sleepable maps: a pooled window, and a large one made after the death */
 	for (int i = 0; !ret && i < 2; i++) {
-		const char *name = i ? "sleepable1m" : "sleepable4k";
+		struct pvmap_test_api req = {
+			.id = i ? PVMAP_CASE_SLEEPABLE1M : PVMAP_CASE_SLEEPABLE4K,
+		};
 
-		if (guest_selftest(name, d->info.aperture_base, d->info.aperture_size, res,
-				   sizeof(res)) || strncmp(res, "ok", 2))
-			ret = fail("%s after the kill: %s", name, res);
+		if (guest_test(PVMAP_TEST_API, &req, d->info.aperture_base, d->info.aperture_size) ||
+		    req.h.status != PVMAP_TEST_PASS)
+			ret = fail("sleepable map %d after the kill: %s", i, req.h.msg);
 	}
 	if (!ret)
 		ret = pv_audit();
