@@ -351,15 +351,18 @@ static const char *const api_cases[PVMAP_CASE_COUNT] = {
 /*
  * The KTAP result line of KUnit case @name in @results ("ok 3 range2",
  * "not ok 6 stale", "ok 6 stale # SKIP why"): PASS, FAIL or SKIP, the line
- * in @msg; -1 when there is none.
+ * and the case's last "# NAME: " diagnostic in @msg; -1 when there is none.
  */
 static int kunit_case_status(char *results, const char *name, char *msg, size_t len)
 {
-	char *line, *save, *p;
+	char *line, *save, *p, *why = "", tag[48];
 	bool ok;
 
+	snprintf(tag, sizeof(tag), "# %s: ", name);
 	for (line = strtok_r(results, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		p = line + strspn(line, " \t");
+		if (!strncmp(p, tag, strlen(tag)))
+			why = p + strlen(tag);	/* the case's last diagnostic */
 		ok = !strncmp(p, "ok ", 3);
 		if (!ok && strncmp(p, "not ok ", 7))
 			continue;
@@ -367,7 +370,7 @@ static int kunit_case_status(char *results, const char *name, char *msg, size_t 
 		p += strspn(p, "0123456789 -");
 		if (strncmp(p, name, strlen(name)) || (p[strlen(name)] && p[strlen(name)] != ' '))
 			continue;
-		snprintf(msg, len, "%s", line + strspn(line, " \t"));
+		snprintf(msg, len, "%s%s%s", line + strspn(line, " \t"), why[0] ? ": " : "", why);
 		if (!ok)
 			return PVMAP_TEST_FAIL;
 		return strstr(p, "# SKIP") ? PVMAP_TEST_SKIP : PVMAP_TEST_PASS;
