@@ -39,7 +39,8 @@ KSFT_DIR = $$(tools/host/guest-kernel.sh --source 6.12 | tail -n 1)/tools/testin
 UNIT_INC = -Itests/unit -isystem $(KSFT_DIR)
 # the kernel's DRM uapi headers as libdrm-dev installs them (pkg-config --cflags libdrm)
 DRM_CFLAGS := -I/usr/include/libdrm
-UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h
+UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h \
+	include/uapi/pvmap_test.h
 
 .PHONY: all help deps guest-kernels modules guests host lint unit check check-full demo bench \
 	soak fuzz \
@@ -80,9 +81,14 @@ $(B)/%/pvmap.ko: FORCE | deps
 	@cp -rpL guest/. $(B)/$*/guest/
 	@kdir=$(call KERNEL_DIR,$*) && \
 		$(MAKE) -s -j$(NPROC) -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
-			CONFIG_PVMAP_SELFTEST=m CONFIG_PVMAP_DRM=m CONFIG_PVMAP_TEST_HOOKS=y \
+			CONFIG_PVMAP_TEST=m CONFIG_PVMAP_DRM=m CONFIG_PVMAP_TEST_HOOKS=y \
 			W=1 KCFLAGS=-Werror modules
-	@cp $(B)/$*/guest/pvmap/pvmap.ko $(B)/$*/guest/tests/pvmap_selftest.ko $(B)/$*/
+	@cp $(B)/$*/guest/pvmap/pvmap.ko $(B)/$*/guest/tests/pvmap_test.ko \
+		$(B)/$*/guest/tests/pvmap_bench.ko $(B)/$*/
+	@# pvmap_kunit.ko where the kernel has KUnit (guest/tests/Kbuild)
+	@rm -f $(B)/$*/pvmap_kunit.ko
+	@if [ -f $(B)/$*/guest/tests/pvmap_kunit.ko ]; then \
+		cp $(B)/$*/guest/tests/pvmap_kunit.ko $(B)/$*/; fi
 	@# pvmap_drm.ko where the kernel has DRM (guest/pvmap_drm/Kbuild)
 	@rm -f $(B)/$*/pvmap_drm.ko
 	@if [ -f $(B)/$*/guest/pvmap_drm/pvmap_drm.ko ]; then \
@@ -139,6 +145,10 @@ deb_arch = $(if $(filter x86_64,$(1)),amd64,i386)
 $(B)/%/initramfs.cpio: tools/host/initramfs.list $$(call USER_PROGS,$$(call arch_of,$$*)) \
 		$(B)/%/pvmap.ko $(B)/host/gen_init_cpio
 	@sed -e 's|@ARCHDIR@|$(B)/$(call arch_of,$*)|' -e 's|@KDIR@|$(B)/$*|' $< >$(B)/$*/initramfs.list
+	@# a kernel with KUnit: the API's KUnit suite
+	@if [ -f $(B)/$*/pvmap_kunit.ko ]; then \
+		echo "file /lib/modules/pvmap_kunit.ko $(B)/$*/pvmap_kunit.ko 0644 0 0"; \
+	fi >>$(B)/$*/initramfs.list
 	@# a kernel with DRM: pvmap_drm, its tests and Debian's modetest with its libraries
 	@if [ -f $(B)/$*/pvmap_drm.ko ]; then \
 		echo "file /lib/modules/pvmap_drm.ko $(B)/$*/pvmap_drm.ko 0644 0 0" && \

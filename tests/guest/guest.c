@@ -8,6 +8,7 @@
 
 #include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
+#include <uapi/pvmap_test.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -62,7 +63,7 @@ void guest_module_params(char *buf, size_t len)
 	params_from_cmdline("modparams", buf, len);
 }
 
-int guest_selftest_load(const char *extra)
+int guest_test_load(const char *extra)
 {
 	char params[256];
 	struct stat st;
@@ -73,12 +74,20 @@ int guest_selftest_load(const char *extra)
 	 * only to free it, and on a debug kernel the vfree() flushes every
 	 * CPU's TLB, which tests of stale TLB entries must not get for free.
 	 */
-	if (!stat("/sys/module/pvmap_selftest", &st))
+	if (!stat("/sys/module/pvmap_test", &st))
 		return -EEXIST;
 	params_from_cmdline("selftestparams", params, sizeof(params));
 	n = strlen(params);
 	snprintf(params + n, sizeof(params) - n, "%s%s", n && extra[0] ? " " : "", extra);
-	return guest_load_module(GUEST_SELFTEST_PATH, params);
+	return guest_load_module(GUEST_TEST_PATH, params);
+}
+
+int guest_test_unload(void)
+{
+	/* the suite and the bench use pvmap_test's exports: they go first */
+	guest_unload_module("pvmap_kunit");
+	guest_unload_module("pvmap_bench");
+	return guest_unload_module("pvmap_test");
 }
 
 bool guest_host_sync(const char *tag)
@@ -273,40 +282,165 @@ int guest_unload_module(const char *name)
 	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 }
 
-int guest_selftest(const char *name, unsigned long long base, unsigned long long size,
-		   char *res, size_t len)
+int guest_test(unsigned long cmd, void *req, uint64_t base, uint64_t size)
 {
-	return guest_selftest_args(name, base, size, "", res, len);
-}
-
-int guest_selftest_args(const char *name, unsigned long long base, unsigned long long size,
-			const char *args, char *res, size_t len)
-{
-	char cmd[192];
-	ssize_t n;
+	struct pvmap_test_head *h = req;
+	bool bench = _IOC_NR(cmd) >= _IOC_NR(PVMAP_BENCH_RUN);
+	const char *file = bench ? "/sys/kernel/debug/pvmap_bench" : "/sys/kernel/debug/pvmap_test";
+	struct stat st;
 	int fd, ret;
 
-	res[0] = '\0';
-	ret = guest_selftest_load("");
-	if (ret && ret != -EEXIST) {
-		snprintf(res, len, "cannot load %s: %s", GUEST_SELFTEST_PATH, strerror(-ret));
-		return -1;
+	h->base = base;
+	h->size = size;
+	h->status = PVMAP_TEST_FAIL;
+	ret = guest_test_load("");
+	if (ret == -EEXIST)
+		ret = 0;
+	/* pvmap_bench uses pvmap_test's exports: loaded after it */
+	if (!ret && bench && stat("/sys/module/pvmap_bench", &st))
+		ret = guest_load_module(GUEST_BENCH_PATH, "");
+	if (ret) {
+		snprintf(h->msg, sizeof(h->msg), "cannot load the test modules: %s",
+			 strerror(-ret));
+		return ret;
 	}
-	fd = open("/sys/kernel/debug/pvmap_selftest/run", O_RDWR | O_CLOEXEC);
+	fd = open(file, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(res, len, "open the selftest: %s", strerror(errno));
-		return -1;
+		ret = -errno;
+		snprintf(h->msg, sizeof(h->msg), "open %s: %s", file, strerror(errno));
+		return ret;
 	}
-	snprintf(cmd, sizeof(cmd), "%s %llx %llx %s", name, base, size, args);
-	if (write(fd, cmd, strlen(cmd)) < 0) {
-		snprintf(res, len, "run %s: %s", name, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	n = pread(fd, res, len - 1, 0);
+	ret = ioctl(fd, cmd, req) ? -errno : 0;
+	if (ret)
+		snprintf(h->msg, sizeof(h->msg), "ioctl %#lx: %s", cmd, strerror(-ret));
 	close(fd);
-	res[n > 0 ? n : 0] = '\0';
+	return ret;
+}
+
+const char *guest_memtype_name(uint32_t type)
+{
+	static const char *const names[] = {
+		[PVMAP_MEMTYPE_NONE] = "none", [PVMAP_MEMTYPE_UC_MINUS] = "uc-",
+		[PVMAP_MEMTYPE_UC] = "uc", [PVMAP_MEMTYPE_WB] = "wb", [PVMAP_MEMTYPE_WT] = "wt",
+		[PVMAP_MEMTYPE_WC] = "wc", [PVMAP_MEMTYPE_WP] = "wp", [PVMAP_MEMTYPE_OTHER] = "?",
+	};
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
+}
+
+void guest_facilities_text(const struct pvmap_test_facilities *f, char *buf, size_t len)
+{
+	uint32_t fl = f->flags;
+
+	snprintf(buf, len, "kmemleak=%d lockdep=%d debug_pagealloc=%d debug_kmap_local=%d "
+		 "debug_atomic_sleep=%d pti=%d pat=%d highmem=%d paging=%u",
+		 !!(fl & PVMAP_TEST_F_KMEMLEAK), !!(fl & PVMAP_TEST_F_LOCKDEP),
+		 !!(fl & PVMAP_TEST_F_DEBUG_PAGEALLOC), !!(fl & PVMAP_TEST_F_DEBUG_KMAP_LOCAL),
+		 !!(fl & PVMAP_TEST_F_DEBUG_ATOMIC_SLEEP), !!(fl & PVMAP_TEST_F_PTI),
+		 !!(fl & PVMAP_TEST_F_PAT), !!(fl & PVMAP_TEST_F_HIGHMEM), f->paging);
+}
+
+static const char *const api_cases[PVMAP_CASE_COUNT] = {
+	[PVMAP_CASE_NESTED] = "nested", [PVMAP_CASE_RANGE1] = "range1",
+	[PVMAP_CASE_RANGE2] = "range2", [PVMAP_CASE_RANGE16] = "range16",
+	[PVMAP_CASE_RANGEMAX] = "rangemax", [PVMAP_CASE_STALE] = "stale",
+	[PVMAP_CASE_SLEEPABLE4K] = "sleepable4k", [PVMAP_CASE_SLEEPABLE64K] = "sleepable64k",
+	[PVMAP_CASE_SLEEPABLE1M] = "sleepable1m", [PVMAP_CASE_MISUSE] = "misuse",
+};
+
+/*
+ * The KTAP result line of KUnit case @name in @results ("ok 3 range2",
+ * "not ok 6 stale", "ok 6 stale # SKIP why"): PASS, FAIL or SKIP, the line
+ * and the case's last "# NAME: " diagnostic in @msg; -1 when there is none.
+ */
+static int kunit_case_status(char *results, const char *name, char *msg, size_t len)
+{
+	char *line, *save, *p, *why = "", tag[48];
+	bool ok;
+
+	snprintf(tag, sizeof(tag), "# %s: ", name);
+	for (line = strtok_r(results, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		p = line + strspn(line, " \t");
+		if (!strncmp(p, tag, strlen(tag)))
+			why = p + strlen(tag);	/* the case's last diagnostic */
+		ok = !strncmp(p, "ok ", 3);
+		if (!ok && strncmp(p, "not ok ", 7))
+			continue;
+		p += ok ? 3 : 7;
+		p += strspn(p, "0123456789 -");
+		if (strncmp(p, name, strlen(name)) || (p[strlen(name)] && p[strlen(name)] != ' '))
+			continue;
+		snprintf(msg, len, "%s%s%s", line + strspn(line, " \t"), why[0] ? ": " : "", why);
+		if (!ok)
+			return PVMAP_TEST_FAIL;
+		return strstr(p, "# SKIP") ? PVMAP_TEST_SKIP : PVMAP_TEST_PASS;
+	}
+	return -1;
+}
+
+#define KUNIT_PARAMS	"/sys/module/pvmap_test/parameters/"
+
+/* Case @name through pvmap_kunit.ko, loaded for it alone and unloaded after. */
+static int api_case_kunit(const char *name, uint64_t base, uint64_t size,
+			  struct pvmap_test_api *req)
+{
+	static char results[16384];
+	char params[160], warns[16] = "0";
+	int ret, status;
+
+	ret = guest_test_load("");
+	if (ret && ret != -EEXIST)
+		return ret;
+	guest_unload_module("pvmap_kunit");
+	/* the suite runs as it loads: its aperture and case are pvmap_test's parameters */
+	snprintf(params, sizeof(params), "%llu", (unsigned long long)base);
+	ret = guest_write_file(KUNIT_PARAMS "kunit_base", params);
+	snprintf(params, sizeof(params), "%llu", (unsigned long long)size);
+	ret = ret ?: guest_write_file(KUNIT_PARAMS "kunit_size", params);
+	ret = ret ?: guest_write_file(KUNIT_PARAMS "kunit_only", name);
+	ret = ret ?: guest_load_module(GUEST_KUNIT_PATH, "");
+	if (ret) {
+		snprintf(req->h.msg, sizeof(req->h.msg), "load %s: %s", GUEST_KUNIT_PATH,
+			 strerror(-ret));
+		return ret;
+	}
+	guest_read_file("/sys/module/pvmap_kunit/parameters/misuse_warns", warns, sizeof(warns));
+	req->warns = atoi(warns);
+	ret = guest_read_file("/sys/kernel/debug/kunit/pvmap_api/results", results,
+			      sizeof(results));
+	guest_unload_module("pvmap_kunit");
+	if (ret < 0) {
+		snprintf(req->h.msg, sizeof(req->h.msg), "no KUnit results: %s", strerror(-ret));
+		return ret;
+	}
+	status = kunit_case_status(results, name, req->h.msg, sizeof(req->h.msg));
+	if (status < 0) {
+		snprintf(req->h.msg, sizeof(req->h.msg), "no KUnit result for %s", name);
+		return -ENOENT;
+	}
+	req->h.status = status;
 	return 0;
+}
+
+int guest_api_case(const char *name, uint64_t base, uint64_t size, struct pvmap_test_api *req,
+		   const char **how)
+{
+	struct stat st;
+
+	memset(req, 0, sizeof(*req));
+	for (req->id = 0; req->id < PVMAP_CASE_COUNT; req->id++)
+		if (!strcmp(api_cases[req->id], name))
+			break;
+	if (req->id == PVMAP_CASE_COUNT) {
+		snprintf(req->h.msg, sizeof(req->h.msg), "no case named %s", name);
+		return -EINVAL;
+	}
+	if (!stat("/sys/kernel/debug/kunit", &st) && !stat(GUEST_KUNIT_PATH, &st)) {
+		*how = "KUnit suite pvmap_api (pvmap_kunit.ko)";
+		return api_case_kunit(name, base, size, req);
+	}
+	*how = "pvmap_test.ko's PVMAP_TEST_API (no KUnit in this kernel)";
+	return guest_test(PVMAP_TEST_API, req, base, size);
 }
 
 void guest_print_live(void)
@@ -322,26 +456,23 @@ void guest_print_live(void)
 
 int guest_hazard_scenario(unsigned long long base, unsigned long long size, bool *landed)
 {
-	unsigned long va;
-	unsigned long long off;
-	char res[256], flag[8] = "";
+	struct pvmap_test_hazard req = { 0 };
 
-	if (guest_selftest("hazard_map", base, size, res, sizeof(res)) ||
-	    sscanf(res, "ok va=%lx off=%llx", &va, &off) != 2) {
-		printf("# hazard_map: %s\n", res);
+	if (guest_test(PVMAP_TEST_HAZARD_MAP, &req, base, size) ||
+	    req.h.status != PVMAP_TEST_PASS) {
+		printf("# hazard_map: %s\n", req.h.msg);
 		return -1;
 	}
-	guest_read_file(GUEST_HAZARD_PARAM, flag, sizeof(flag));
-	printf("# pvmap-host: hazard off=%#llx va=%#lx mode=%s\n", off, va,
-	       flag[0] == 'Y' ? "hazard" : "normal");
+	printf("# pvmap-host: hazard off=%#llx va=%#lx mode=%s\n", (unsigned long long)req.offset,
+	       (unsigned long)req.va, req.demo ? "hazard" : "normal");
 	if (!guest_host_sync("hazard-reassign"))
 		return -1;
-	if (guest_selftest("hazard_write", base, size, res, sizeof(res)) ||
-	    strncmp(res, "ok ", 3)) {
-		printf("# hazard_write: %s\n", res);
+	if (guest_test(PVMAP_TEST_HAZARD_WRITE, &req, base, size) ||
+	    req.h.status != PVMAP_TEST_PASS) {
+		printf("# hazard_write: %s\n", req.h.msg);
 		return -1;
 	}
-	*landed = !strcmp(res, "ok landed");
+	*landed = req.landed;
 	printf("# pvmap-host: hazard-write %s\n", *landed ? "landed" : "faulted");
 	guest_print_live();
 	return guest_host_sync("hazard-check") ? 0 : -1;

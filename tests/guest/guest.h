@@ -15,12 +15,15 @@
 #define fail(...) ({ printf("# " __VA_ARGS__); printf("\n"); -1; })
 
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
-#define GUEST_SELFTEST_PATH	"/lib/modules/pvmap_selftest.ko"
+/* guest/tests/: the test driver, the bench engines, the KUnit suite (project kernels) */
+#define GUEST_TEST_PATH		"/lib/modules/pvmap_test.ko"
+#define GUEST_BENCH_PATH	"/lib/modules/pvmap_bench.ko"
+#define GUEST_KUNIT_PATH	"/lib/modules/pvmap_kunit.ko"
 #define GUEST_DRM_PATH		"/lib/modules/pvmap_drm.ko"
 #define GUEST_DEBUGFS		"/sys/kernel/debug/pvmap"
 #define GUEST_TRACEFS		"/sys/kernel/tracing"
-/* pvmap_selftest's demonstration of a stale mapping; pvmap.ko has none */
-#define GUEST_HAZARD_PARAM	"/sys/module/pvmap_selftest/parameters/hazard_demo"
+/* pvmap_test's demonstration of a stale mapping; pvmap.ko has none */
+#define GUEST_HAZARD_PARAM	"/sys/module/pvmap_test/parameters/hazard_demo"
 /*
  * In the release of the kernels built with docs/upstream/'s patches
  * (tools/host/kconfig/upstream-fixes.config): mainline's io_mapping flushes
@@ -39,10 +42,12 @@ bool guest_cmdline_get(const char *key, char *buf, size_t len);
 void guest_module_params(char *buf, size_t len);
 
 /*
- * Load pvmap_selftest.ko with pvtest.selftestparams= (commas turned into
+ * Load pvmap_test.ko with pvtest.selftestparams= (commas turned into
  * spaces) and @extra; 0 or -errno (-EEXIST when it is loaded already).
  */
-int guest_selftest_load(const char *extra);
+int guest_test_load(const char *extra);
+/* Unload the test modules (KUnit suite, bench, driver); 0 or pvmap_test's -errno. */
+int guest_test_unload(void);
 
 /*
  * Ask the host runner to act now (read QMP, check a file) while the guest
@@ -62,6 +67,8 @@ int guest_write_file(const char *path, const char *text);
 int guest_load_drm(const char *params);
 
 struct pvmap_info;
+struct pvmap_test_api;
+struct pvmap_test_facilities;
 
 /*
  * The first /dev/pvmapN whose aperture is of @kind (PVMAP_KIND_*), opened
@@ -92,15 +99,29 @@ int guest_load_module(const char *path, const char *params);
 int guest_unload_module(const char *name);
 
 /*
- * Run one pvmap_selftest.ko command on the aperture at @base/@size (loading
- * the module if needed); its result text in @res. 0 when it ran.
+ * One request of include/uapi/pvmap_test.h (PVMAP_TEST_* to pvmap_test.ko,
+ * PVMAP_BENCH_* to pvmap_bench.ko, each loaded if need be) on the aperture
+ * at @base/@size; @req starts with its struct pvmap_test_head. 0 when it
+ * ran (its verdict in the head's status), else -errno with the head's msg
+ * saying why.
  */
-int guest_selftest(const char *name, unsigned long long base, unsigned long long size,
-		   char *res, size_t len);
+int guest_test(unsigned long cmd, void *req, uint64_t base, uint64_t size);
 
-/* The same with @args after BASE SIZE (the bench's ENGINE WORKLOAD ITERS). */
-int guest_selftest_args(const char *name, unsigned long long base, unsigned long long size,
-			const char *args, char *res, size_t len);
+/* PVMAP_TEST_FACILITIES's answer as "kmemleak=0 lockdep=1 ... paging=2" */
+void guest_facilities_text(const struct pvmap_test_facilities *f, char *buf, size_t len);
+
+/* The kernel's name of memory type @type (enum pvmap_memtype): "wc", "uc-", ... */
+const char *guest_memtype_name(uint32_t type);
+
+/*
+ * The io_mapping API's case @name (pvmap_api_cases.c: "nested", ...) on the
+ * aperture at @base/@size: through KUnit (pvmap_kunit.ko, its results in
+ * debugfs) where the kernel has KUnit and the initramfs the suite, else
+ * through pvmap_test.ko's PVMAP_TEST_API. *@req as PVMAP_TEST_API answers;
+ * *@how names the way taken. 0 when it ran, or -errno.
+ */
+int guest_api_case(const char *name, uint64_t base, uint64_t size, struct pvmap_test_api *req,
+		   const char **how);
 
 /* Print pvmap's live table (debugfs pvmap/live) as "# pvmap-host: live" lines. */
 void guest_print_live(void);

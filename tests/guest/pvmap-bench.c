@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include <uapi/pvmap.h>
+#include <uapi/pvmap_test.h>
 
 #include <uapi/pvmap_pattern.h>
 
@@ -51,19 +52,24 @@
 #define MAX_CPUS	4
 #define STALE_PROBES	200
 
+/* pvmap_bench.ko's engines and workloads (include/uapi/pvmap_test.h), by name */
 static const char *const engines[] = {
-	"pvmap", "pvmap_range", "mainline_local", "mainline_atomic", "ioremap", "permanent",
-	"pte_floor",
+	[PVMAP_BENCH_PVMAP] = "pvmap", [PVMAP_BENCH_PVMAP_RANGE] = "pvmap_range",
+	[PVMAP_BENCH_MAINLINE_LOCAL] = "mainline_local",
+	[PVMAP_BENCH_MAINLINE_ATOMIC] = "mainline_atomic", [PVMAP_BENCH_IOREMAP] = "ioremap",
+	[PVMAP_BENCH_PERMANENT] = "permanent", [PVMAP_BENCH_PTE_FLOOR] = "pte_floor",
 };
 #define NR_ENGINES	(sizeof(engines) / sizeof(engines[0]))
 static const struct {
 	const char *name;
 	unsigned int iters;
 } workloads[] = {
-	{ "page", 4000 }, { "range16", 400 }, { "seq1m", 16 }, { "rand4k", 4000 },
+	[PVMAP_BENCH_PAGE] = { "page", 4000 }, [PVMAP_BENCH_RANGE16] = { "range16", 400 },
+	[PVMAP_BENCH_SEQ1M] = { "seq1m", 16 }, [PVMAP_BENCH_RAND4K] = { "rand4k", 4000 },
 	/* blocks of 32 pages, engine against the permanent window (1 vCPU only) */
-	{ "overhead", 4096 },
+	[PVMAP_BENCH_OVERHEAD] = { "overhead", 4096 },
 };
+#define NR_WORKLOADS	(sizeof(workloads) / sizeof(workloads[0]))
 static const char *const user_engines[] = { "pvmap_pwrite", "user_mmap" };
 /* engines with an unmap, whose stale translations are counted */
 static const char *const stale_engines[] = {
@@ -152,26 +158,49 @@ static void fill_user_pattern(uint32_t seed)
 		memcpy(buf + i, buf, PERIOD);
 }
 
+/* pvmap_bench.ko's number of engine @name, or -1. */
+static int kernel_engine(const char *name)
+{
+	for (unsigned int e = 0; e < NR_ENGINES; e++)
+		if (!strcmp(engines[e], name))
+			return e;
+	return -1;
+}
+
+/* One measurement through pvmap_bench.ko: 0, 1 (skipped) or -1. */
+static int measure_kernel(const char *engine, const char *workload, unsigned int iters,
+			  uint32_t seed, struct pvmap_bench_run *req)
+{
+	req->engine = kernel_engine(engine);
+	req->iters = iters;
+	req->seed = seed;
+	for (req->workload = 0; req->workload < NR_WORKLOADS; req->workload++)
+		if (!strcmp(workloads[req->workload].name, workload))
+			break;
+	if (guest_test(PVMAP_BENCH_RUN, req, info.aperture_base, info.aperture_size) ||
+	    req->h.status == PVMAP_TEST_FAIL) {
+		printf("# bench %s %s: %s\n", engine, workload, req->h.msg);
+		return -1;
+	}
+	return req->h.status == PVMAP_TEST_SKIP;
+}
+
 /* One measurement on the calling CPU: 0 and ns/bytes/ops, or -1. */
 static int measure(const char *engine, const char *workload, unsigned int iters, uint32_t seed,
 		   unsigned long long *ns, unsigned long long *bytes, unsigned int *ops,
 		   long long *overhead_ps)
 {
-	char res[256], cmd[80];
 	uint32_t state = seed | 1;	/* the kernel's rand4k sequence, on every CPU */
 
 	if (strncmp(workload, "user_", 5)) {
-		snprintf(cmd, sizeof(cmd), "%s %s %u %x", engine, workload, iters, seed);
-		if (guest_selftest_args("bench", info.aperture_base, info.aperture_size, cmd, res,
-					sizeof(res)) ||
-		    sscanf(res, "ok ns=%llu bytes=%llu ops=%u overhead_ps=%lld", ns, bytes, ops,
-			   overhead_ps) < 3) {
-			if (!strncmp(res, "skip", 4))
-				return 1;
-			printf("# bench %s %s: %s\n", engine, workload, res);
-			return -1;
-		}
-		return 0;
+		struct pvmap_bench_run req;
+		int ret = measure_kernel(engine, workload, iters, seed, &req);
+
+		*ns = req.ns;
+		*bytes = req.bytes;
+		*ops = req.ops;
+		*overhead_ps = req.overhead_ps;
+		return ret;
 	}
 	uint64_t t0 = now_ns(), size = info.aperture_size;
 	*bytes = 0;
@@ -314,23 +343,23 @@ static void settle(int cpus, int div)
 /* Per engine: how many of STALE_PROBES unmaps leave a usable translation. */
 static int count_stale(int div)
 {
-	char res[256], cmd[64];
-	unsigned int probes, usable;
 	int failed = 0;
 
 	for (unsigned int e = 0; e < sizeof(stale_engines) / sizeof(stale_engines[0]); e++) {
-		snprintf(cmd, sizeof(cmd), "%s %d", stale_engines[e], STALE_PROBES / div);
-		if (guest_selftest_args("bench_stale", info.aperture_base, info.aperture_size, cmd, res,
-					sizeof(res)) ||
-		    sscanf(res, "ok probes=%u usable=%u", &probes, &usable) != 2) {
-			if (!strncmp(res, "skip", 4))
-				continue;
-			printf("# bench stale %s: %s\n", stale_engines[e], res);
+		struct pvmap_bench_probe req = {
+			.engine = kernel_engine(stale_engines[e]), .count = STALE_PROBES / div,
+		};
+
+		if (guest_test(PVMAP_BENCH_STALE, &req, info.aperture_base, info.aperture_size) ||
+		    req.h.status == PVMAP_TEST_FAIL) {
+			printf("# bench stale %s: %s\n", stale_engines[e], req.h.msg);
 			failed = 1;
 			continue;
 		}
+		if (req.h.status == PVMAP_TEST_SKIP)
+			continue;
 		printf("# pvmap-bench: {\"stale\": \"%s\", \"probes\": %u, \"usable\": %u}\n",
-		       stale_engines[e], probes, usable);
+		       stale_engines[e], req.probes, req.usable);
 	}
 	return failed;
 }
@@ -338,7 +367,8 @@ static int count_stale(int div)
 /* The kernel, CPU and PAT state the figures come from, for results.json. */
 static void print_meta(const char *mode, int runs, int ncpus)
 {
-	char flag[8] = "", cpuinfo[8192] = "", model[96] = "?", fac[256] = "", *p;
+	char flag[8] = "", cpuinfo[8192] = "", model[96] = "?", fac[256] = "?", *p;
+	struct pvmap_test_facilities req;
 	struct utsname uts;
 
 	uname(&uts);
@@ -349,9 +379,8 @@ static void print_meta(const char *mode, int runs, int ncpus)
 		if (p && sscanf(p + 1, " %95[^\n]", model) != 1)
 			strcpy(model, "?");
 	}
-	if (guest_selftest_args("facilities", info.aperture_base, info.aperture_size, "", fac,
-				sizeof(fac)) || strncmp(fac, "ok ", 3))
-		strcpy(fac, "ok ?");
+	if (!guest_test(PVMAP_TEST_FACILITIES, &req, info.aperture_base, info.aperture_size))
+		guest_facilities_text(&req, fac, sizeof(fac));
 	printf("# pvmap-bench: {\"mode\": \"%s\", \"clears_on_unmap\": %s, \"write_combining\": %s, "
 	       "\"hygiene\": \"%c\", \"aperture\": %llu, \"runs\": %d, \"vcpus\": %d, "
 	       "\"release\": \"%s\", \"machine\": \"%s\", \"cpu_model\": \"%s\", "
@@ -359,7 +388,7 @@ static void print_meta(const char *mode, int runs, int ncpus)
 	       mode, info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? "true" : "false",
 	       info.flags & PVMAP_INFO_F_WRITE_COMBINING ? "true" : "false", flag[0] ? flag[0] : '?',
 	       (unsigned long long)info.aperture_size, runs, ncpus, uts.release, uts.machine, model,
-	       fac + 3);
+	       fac);
 }
 
 /* pvmap.ko again, with pv=@pv; /dev/pvmap0 reopened. */
@@ -370,7 +399,7 @@ static int reload_pvmap(int pv)
 	if (devfd >= 0)
 		close(devfd);
 	devfd = -1;
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	if (guest_unload_module("pvmap"))
 		return -1;
 	snprintf(params, sizeof(params), "pv=%d", pv);
@@ -387,7 +416,7 @@ static int reload_pvmap(int pv)
  * turning), on the page and range16 workloads on one vCPU, every pass's
  * bytes checked by the host; around each hypervisor pass the host counts
  * pvmap-hv's calls ("# pvmap-hv-bench:" lines). Then the channel's round
- * trip from the selftest's pv_ping.
+ * trip from pvmap_test's PVMAP_TEST_PV_PING.
  */
 static int pv_bench(int runs, int div)
 {
@@ -395,7 +424,7 @@ static int pv_bench(int runs, int div)
 		const char *engine, *workload;
 		unsigned int pages;	/* per operation */
 	} cells[] = { { "pvmap", "page", 1 }, { "pvmap_range", "range16", 16 } };
-	char res[256];
+	struct pvmap_test_ping ping;
 	int failed = 0;
 
 	for (int run = 1; run <= runs && !failed; run++) {
@@ -427,20 +456,15 @@ static int pv_bench(int runs, int div)
 	engine_mode = "";
 	if (!failed && reload_pvmap(1))
 		failed = 1;
-	if (!failed && (guest_selftest("pv_ping", info.aperture_base, info.aperture_size, res,
-				       sizeof(res)) || strncmp(res, "ok ", 3))) {
-		printf("# pv_ping: %s\n", res);
+	if (!failed && (guest_test(PVMAP_TEST_PV_PING, &ping, info.aperture_base,
+				   info.aperture_size) || ping.h.status != PVMAP_TEST_PASS)) {
+		printf("# pv_ping: %s\n", ping.h.msg);
 		failed = 1;
 	}
-	if (!failed) {
-		unsigned int n;
-		long long median, min, max;
-
-		if (sscanf(res, "ok n=%u median_ns=%lld min_ns=%lld max_ns=%lld", &n, &median, &min,
-			   &max) == 4)
-			printf("# pvmap-bench: {\"pv_ping\": %u, \"median_ns\": %lld, \"min_ns\": %lld, "
-			       "\"max_ns\": %lld}\n", n, median, min, max);
-	}
+	if (!failed)
+		printf("# pvmap-bench: {\"pv_ping\": %llu, \"median_ns\": %lld, \"min_ns\": %lld, "
+		       "\"max_ns\": %lld}\n", (unsigned long long)ping.n, (long long)ping.median_ns,
+		       (long long)ping.min_ns, (long long)ping.max_ns);
 	printf("pvmap-bench: %s\n", failed ? "FAILED" : "done");
 	return failed;
 }

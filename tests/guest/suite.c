@@ -158,7 +158,7 @@ int pvmap_reload(void)
 	int ret;
 
 	guest_module_params(modparams, sizeof(modparams));
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	ret = guest_unload_module("pvmap");
 	if (ret)
 		return fail("rmmod pvmap: %s", strerror(-ret));
@@ -224,20 +224,24 @@ int writer(int cpu, int fd, uint64_t off, uint64_t len, uint64_t seed,
 	return failed;
 }
 
-/* --- the in-kernel API, through pvmap_selftest.ko --------------------------- */
+/* --- the in-kernel API, through pvmap_kunit.ko or pvmap_test.ko ---------------- */
 
-/* One pvmap_selftest command on the ivshmem aperture that must answer "ok". */
-int kernel_selftest_args(const char *name, const char *args, char *res, size_t len)
+/*
+ * One request of pvmap_test.ko (or pvmap_bench.ko) on the ivshmem aperture
+ * that must pass: 0, or -1 after a message.
+ */
+int kernel_request(const char *what, unsigned long cmd, void *req)
 {
+	struct pvmap_test_head *h = req;
 	struct device *d;
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	if (guest_selftest_args(name, d->info.aperture_base, d->info.aperture_size, args, res,
-				len) || strncmp(res, "ok", 2))
-		return fail("%s: %s", name, res);
+	if (guest_test(cmd, req, d->info.aperture_base, d->info.aperture_size) ||
+	    h->status != PVMAP_TEST_PASS)
+		return fail("%s: %s", what, h->msg);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <uapi/pvmap.h>
+#include <uapi/pvmap_test.h>
 
 #define MAX_DEVICES	8
 #define MIB		(1024UL * 1024)
@@ -61,8 +62,8 @@ long long interrupts(const char *row);
 /* Reload pvmap with the suite's parameters: 0 or -1. */
 int pvmap_reload(void);
 
-/* One pvmap_selftest command on the ivshmem aperture that must answer "ok". */
-int kernel_selftest_args(const char *name, const char *args, char *res, size_t len);
+/* One request of pvmap_test.ko (or pvmap_bench.ko) on the ivshmem aperture that must pass. */
+int kernel_request(const char *what, unsigned long cmd, void *req);
 
 /* Whether pvmap maps through the hypervisor channel (a PV guest). */
 bool pv_active(void);

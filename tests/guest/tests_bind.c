@@ -8,7 +8,7 @@
 
 /*
  * A mapping independent of pvmap's engine: mainline's io_mapping, through
- * pvmap_selftest. These two tests check the bench
+ * pvmap_test.ko (PVMAP_TEST_MAINLINE). These two tests check the bench
  * itself: the guest and the host see the same bytes at the same aperture
  * offsets. (Not the PCI core's sysfs resource file: a production kernel's
  * IO_STRICT_DEVMEM refuses to map a BAR that a driver holds.)
@@ -16,14 +16,14 @@
 static int mainline_pattern(const char *op, struct device *d, uint64_t off, uint64_t len,
 			   uint64_t seed)
 {
-	char args[96], res[256];
+	struct pvmap_test_pattern req = { .offset = off, .len = len, .seed = seed,
+					  .fill = !strcmp(op, "mainline_fill") };
 
-	snprintf(args, sizeof(args), "%llx %llx %llx", (unsigned long long)off,
-		 (unsigned long long)len, (unsigned long long)seed);
-	if (guest_selftest_args(op, d->info.aperture_base, d->info.aperture_size, args, res,
-				sizeof(res)) || strncmp(res, "ok", 2))
-		return fail("%s: %s", op, res);
-	printf("# %s: %s\n", op, res);
+	if (guest_test(PVMAP_TEST_MAINLINE, &req, d->info.aperture_base, d->info.aperture_size) ||
+	    req.h.status != PVMAP_TEST_PASS)
+		return fail("%s: %s", op, req.h.msg);
+	printf("# %s: ok %llu bytes at %#llx\n", op, (unsigned long long)len,
+	       (unsigned long long)off);
 	return 0;
 }
 
@@ -42,13 +42,15 @@ PVMAP_TEST(module_loaded)
  */
 PVMAP_TEST(debug_facilities)
 {
+	struct pvmap_test_facilities req;
 	struct utsname uts;
-	char res[256];
+	char text[256];
 
-	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &req))
 		return -1;
 	uname(&uts);
-	printf("# pvmap-host: facilities release=%s %s\n", uts.release, res + 3);
+	guest_facilities_text(&req, text, sizeof(text));
+	printf("# pvmap-host: facilities release=%s %s\n", uts.release, text);
 	return 0;
 }
 

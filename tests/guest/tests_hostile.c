@@ -102,7 +102,7 @@ PVMAP_TEST(device_permissions)
  * pvmap.ko has no way to leave a stale mapping behind: its parameters are
  * hygiene (x86_64: slots instead of one whole mapping) and pv (PTE updates
  * through the hypervisor channel), nothing that skips clear-on-unmap. The demonstration of the hazard lives in
- * pvmap_selftest.ko.
+ * pvmap_test.ko.
  */
 PVMAP_TEST(no_stale_mapping_parameter)
 {

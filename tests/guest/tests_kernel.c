@@ -6,30 +6,32 @@
  */
 #include "pvmap-tests.h"
 
-/* Run one in-kernel test; 0 pass, 1 skip, -1 fail. */
-static int kernel_selftest(const char *name)
+/* Run one of the API's cases in the kernel; 0 pass, 1 skip, -1 fail. */
+static int kernel_case(const char *name)
 {
+	struct pvmap_test_api req;
+	const char *how = "";
 	struct device *d;
-	char res[256];
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	if (guest_selftest(name, d->info.aperture_base, d->info.aperture_size, res, sizeof(res)))
-		return fail("%s", res);
-	printf("# %s: %s\n", name, res);
-	if (strstr(res, "warns=")) /* misuse: announce the WARNs for the host */
-		printf("# pvmap-host: expect-warnings %d\n", atoi(strstr(res, "warns=") + 6));
-	if (!strncmp(res, "ok", 2))
+	if (guest_api_case(name, d->info.aperture_base, d->info.aperture_size, &req, &how))
+		return fail("%s: %s", name, req.h.msg);
+	printf("# %s: through %s\n", name, how);
+	printf("# %s: %s\n", name, req.h.msg);
+	if (!strcmp(name, "misuse")) /* announce the WARNs for the host */
+		printf("# pvmap-host: expect-warnings %u\n", req.warns);
+	if (req.h.status == PVMAP_TEST_PASS)
 		return 0;
-	if (!strncmp(res, "skip", 4))
-		return skip("%s", res);
+	if (req.h.status == PVMAP_TEST_SKIP)
+		return skip("%s", req.h.msg);
 	return -1;
 }
 
 #define KERNEL_TEST(name) \
-	PVMAP_TEST(kernel_##name) { return kernel_selftest(#name); }
+	PVMAP_TEST(kernel_##name) { return kernel_case(#name); }
 
 /* --- the stale-mapping hazard, seen from the host ---------------------------- */
 
@@ -44,7 +46,7 @@ PVMAP_TEST(audit_quiesced)
 
 /*
  * Normal mode: the write through the old pointer faults (the host checks its
- * sentinel is intact and the audit clean). With pvmap_selftest's
+ * sentinel is intact and the audit clean). With pvmap_test's
  * hazard_demo=1 (pvtest.selftestparams): it lands (the host
  * checks the sentinel is corrupted and the audit finds the stale mapping).
  */
@@ -58,7 +60,7 @@ PVMAP_TEST(hazard_scenario)
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	guest_selftest_load("");
+	guest_test_load("");
 	guest_read_file(GUEST_HAZARD_PARAM, flag, sizeof(flag));
 	hazard = flag[0] == 'Y';
 	if (!hazard && !(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
@@ -83,7 +85,7 @@ KERNEL_TEST(stale)
  * Mainline's io_mapping leaves no usable translation behind on i386: 100
  * pages through io_mapping_map_local_wc() and 100 through
  * io_mapping_map_atomic_wc(), each unmapped and its old address probed
- * (pvmap_selftest's io_mapping_flush). Upstream, a kernel without HIGHMEM
+ * (pvmap_bench's PVMAP_BENCH_FLUSH). Upstream, a kernel without HIGHMEM
  * skips the flush. docs/upstream/ has the fix; the kernels built with it
  * carry GUEST_UPSTREAM_FIXES in their release. Without the fix the bug is
  * expected (XFAIL, with its count), and a clean result fails: upstream
@@ -95,35 +97,32 @@ KERNEL_TEST(stale)
 PVMAP_TEST(mainline_nohighmem_flushes)
 {
 	static const char *const engines[] = { "mainline_local", "mainline_atomic" };
-	unsigned int probes, usable, misdirected, stale = 0, wrong = 0, total = 0;
-	char res[256], args[64], *hm;
+	static const uint32_t engine_ids[] = { PVMAP_BENCH_MAINLINE_LOCAL,
+					       PVMAP_BENCH_MAINLINE_ATOMIC };
+	unsigned int stale = 0, wrong = 0, total = 0;
+	struct pvmap_test_facilities fac;
 	struct utsname uts;
 	bool highmem, fixed;
 
 	if (sizeof(long) == 8) {
 		return skip("x86_64: mainline's io_mapping maps the whole aperture");
 	}
-	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
 		return -1;
-	hm = strstr(res, "highmem=");
-	if (!hm)
-		return fail("facilities: %s", res);
-	highmem = atoi(hm + 8);
+	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
 	uname(&uts);
 	fixed = guest_upstream_fixes();
 	for (unsigned int i = 0; i < 2; i++) {
-		snprintf(args, sizeof(args), "%s %u", engines[i], FLUSH_PROBES);
-		if (kernel_selftest_args("io_mapping_flush", args, res, sizeof(res)))
+		struct pvmap_bench_probe req = { .engine = engine_ids[i], .count = FLUSH_PROBES };
+
+		if (kernel_request("io_mapping_flush", PVMAP_BENCH_FLUSH, &req))
 			return -1;
-		if (sscanf(res, "ok probes=%u usable=%u misdirected=%u", &probes, &usable,
-			   &misdirected) != 3)
-			return fail("io_mapping_flush: %s", res);
 		printf("# %s: %u of %u unmapped pages kept a usable translation; "
-		       "%u of %u maps reached the page mapped before\n", engines[i], usable,
-		       probes, misdirected, probes);
-		stale += usable;
-		wrong += misdirected;
-		total += probes;
+		       "%u of %u maps reached the page mapped before\n", engines[i], req.usable,
+		       req.probes, req.misdirected, req.probes);
+		stale += req.usable;
+		wrong += req.misdirected;
+		total += req.probes;
 	}
 	printf("# %s, HIGHMEM %s, %s: %u of %u usable after unmap\n", uts.release,
 	       highmem ? "on" : "off", fixed ? "docs/upstream/ applied" : "upstream as released",
@@ -150,16 +149,17 @@ PVMAP_TEST(selftest_reaches_apertures_only)
 {
 	/* the direct map (i386) or kernel text (x86_64): not vmalloc space */
 	unsigned long kva = sizeof(long) == 4 ? 0xc0100000UL : (unsigned long)0xffffffff81000000ULL;
-	char res[256], args[64];
+	struct pvmap_test_api range = { .id = PVMAP_CASE_RANGE1 };
+	struct pvmap_test_probe probe = { .va = kva, .cpu = 0 };
+	int ret;
 
-	if (!guest_selftest("range1", 0x100000, 0x1000, res, sizeof(res)) ||
-	    !strstr(res, "Operation not permitted"))
-		return fail("range1 over RAM at 1 MiB: '%s', want EPERM", res);
-	printf("# range1 over RAM at 1 MiB: %s\n", res);
-	snprintf(args, sizeof(args), "%lx 0", kva);
-	if (guest_selftest_args("probe", 0, 0, args, res, sizeof(res)) ||
-	    !strstr(res, "not a vmalloc address"))
-		return fail("probe of %#lx: '%s', want a refusal", kva, res);
-	printf("# probe of %#lx: %s\n", kva, res);
+	ret = guest_test(PVMAP_TEST_API, &range, 0x100000, 0x1000);
+	if (ret != -EPERM)
+		return fail("range1 over RAM at 1 MiB: %s, want EPERM", strerror(-ret));
+	printf("# range1 over RAM at 1 MiB: %s\n", range.h.msg);
+	ret = guest_test(PVMAP_TEST_PROBE, &probe, 0, 0);
+	if (ret != -EPERM)
+		return fail("probe of %#lx: %s, want EPERM", kva, strerror(-ret));
+	printf("# probe of %#lx: %s\n", kva, probe.h.msg);
 	return 0;
 }

@@ -7,19 +7,17 @@
 #include "pvmap-tests.h"
 
 /*
- * pvmap_selftest's probe of @va on @cpu (an IPI: that CPU keeps the address
+ * pvmap_test's probe of @va on @cpu (an IPI: that CPU keeps the address
  * space it has loaded): 0 faults, 1 reads (in *@val), -1 failed.
  */
 static int probe_on(int cpu, unsigned long va, uint32_t *val)
 {
-	char args[48], res[256];
+	struct pvmap_test_probe req = { .va = va, .cpu = cpu };
 
-	snprintf(args, sizeof(args), "%lx %x", va, cpu);
-	if (kernel_selftest_args("probe", args, res, sizeof(res)))
+	if (kernel_request("probe", PVMAP_TEST_PROBE, &req))
 		return -1;
-	if (!strcmp(res, "ok faults"))
-		return 0;
-	return sscanf(res, "ok reads %x", val) == 1 ? 1 : -1;
+	*val = req.val;
+	return !req.faulted;
 }
 
 /* Probe @va on every CPU up to @ncpu: all must read @want (or all fault if !@want). */
@@ -40,14 +38,30 @@ static int probe_all(int ncpu, unsigned long va, uint32_t want, const char *who)
 }
 
 /*
- * pvmap_selftest's release of its held sleepable map, which probes every
- * CPU at once after the unmap; 1 (after a diagnostic) when one still reads.
+ * pvmap_test's release of its held sleepable map, which probes every CPU at
+ * once after the unmap; 1 (after a diagnostic) when one still reads.
  */
-static int release_held(const char *who, char *res, size_t len)
+static int release_held(const char *who)
 {
-	if (!kernel_selftest_args("pool_release", "", res, len) && !strcmp(res, "ok stale=0"))
+	struct pvmap_test_pool req;
+
+	if (kernel_request("pool_release", PVMAP_TEST_POOL_RELEASE, &req))
+		return 1;
+	if (!req.stale)
 		return 0;
-	return skip("%s's release: %s", who, res);
+	printf("# %s's release: %u CPUs still read the window\n", who, req.stale);
+	return 1;
+}
+
+/* pvmap_test's hold of one sleepable map of page @off: its address, or 0. */
+static unsigned long hold_page(uint64_t off, uint32_t *val)
+{
+	struct pvmap_test_pool req = { .offset = off };
+
+	if (kernel_request("pool_hold", PVMAP_TEST_POOL_HOLD, &req))
+		return 0;
+	*val = req.val;
+	return req.va;
 }
 
 /* The first u32 of the aperture page at @off: @tag (PWRITE), so probes can tell pages apart. */
@@ -111,10 +125,9 @@ static int kcore_read(const struct kcore *k, uint64_t va, uint8_t *buf)
  */
 PVMAP_TEST(memtype_wc)
 {
-	char res[256], list[16384], want[96], *line;
-	unsigned long long pa = 0;
-	unsigned long va = 0;
-	char mode[16] = "", level[16] = "";
+	char list[16384], want[96], *line;
+	struct pvmap_test_facilities fac;
+	struct pvmap_test_memtype held = { 0 };
 	struct device *d;
 	int status, ret = 0;
 	pid_t child;
@@ -123,37 +136,42 @@ PVMAP_TEST(memtype_wc)
 	d = find_kind(PVMAP_KIND_IVSHMEM);
 	if (!d)
 		return fail("no ivshmem aperture");
-	if (kernel_selftest_args("facilities", "", res, sizeof(res)))
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
 		return -1;
 	fflush(stdout);
 	child = fork();
 	if (child < 0)
 		return fail("fork: %s", strerror(errno));
 	if (child == 0) {	/* holds the map until memtype_release */
-		if (guest_selftest("memtype_hold", d->info.aperture_base, d->info.aperture_size,
-				   res, sizeof(res)))
+		struct pvmap_test_memtype req;
+
+		if (guest_test(PVMAP_TEST_MEMTYPE_HOLD, &req, d->info.aperture_base,
+			       d->info.aperture_size))
 			_exit(2);
-		printf("# memtype_hold: %s\n", res);
-		_exit(strncmp(res, "ok", 2) ? 1 : 0);
+		printf("# memtype_hold: slot=%s held=%s pat=%s: %s\n",
+		       guest_memtype_name(req.slot), guest_memtype_name(req.held),
+		       req.pat ? "on" : "off", req.h.msg);
+		_exit(req.h.status != PVMAP_TEST_PASS);
 	}
-	for (int i = 0; i < 300 && !va; i++) {
-		if (!guest_selftest("memtype_query", d->info.aperture_base, d->info.aperture_size,
-				    res, sizeof(res)))
-			sscanf(res, "held va=%lx pa=%llx mode=%15s level=%15s", &va, &pa, mode, level);
-		if (!va)
+	for (int i = 0; i < 300 && !held.va; i++) {
+		if (guest_test(PVMAP_TEST_MEMTYPE_QUERY, &held, d->info.aperture_base,
+			       d->info.aperture_size))
+			held.va = 0;
+		if (!held.va)
 			usleep(100 * 1000);
 	}
-	if (va) {
+	if (held.va) {
 		guest_print_live();
-		printf("# pvmap-host: memtype va=%#lx pa=%#llx mode=%s level=%s\n", va, pa, mode,
-		       level);
+		printf("# pvmap-host: memtype va=%#llx pa=%#llx mode=%s level=%s\n",
+		       (unsigned long long)held.va, (unsigned long long)held.pa,
+		       guest_memtype_name(held.held), held.large ? "large" : "4k");
 		if (!guest_host_sync("memtype"))
 			ret = fail("the host's audit does not show WC flags for the held map");
 	} else {
 		ret = fail("the held map never showed up");
 	}
-	guest_selftest("memtype_release", d->info.aperture_base, d->info.aperture_size, res,
-		       sizeof(res));
+	guest_test(PVMAP_TEST_MEMTYPE_RELEASE, &held, d->info.aperture_base,
+		   d->info.aperture_size);
 	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		ret = fail("the PTEs of pvmap's maps are not write-combining");
 
@@ -185,7 +203,7 @@ PVMAP_TEST(memtype_wc)
 
 /*
  * pvmap's maps with part of the aperture already reserved uncached, as
- * another driver's ioremap() of a register page does (pvmap_selftest makes
+ * another driver's ioremap() of a register page does (pvmap_test makes
  * it while pvmap is unbound from the device): the kernel grants UC- to the
  * whole aperture, and every PTE pvmap writes must carry UC-, never WC over
  * it; create_wc may refuse instead. Then /dev/pvmapN, bound over such a
@@ -194,8 +212,10 @@ PVMAP_TEST(memtype_wc)
  */
 PVMAP_TEST(memtype_conflict)
 {
-	char pci[16], res[256], conflict[256] = "";
+	struct pvmap_test_conflict conflict = { 0 };
+	struct pvmap_test_uc uc;
 	unsigned long long base, size;
+	char pci[16];
 	struct device *d;
 	uint8_t buf[64];
 	int ret = 0, fd;
@@ -209,13 +229,19 @@ PVMAP_TEST(memtype_conflict)
 	size = d->info.aperture_size;
 	if (guest_write_file(PVMAP_DRIVER "/unbind", pci))
 		return fail("unbind %s", pci);
-	if (guest_selftest("memtype_conflict", base, size, conflict, sizeof(conflict)))
-		ret = fail("memtype_conflict: %s", conflict);
-	printf("# memtype_conflict: %s\n", conflict);
-	if (!ret && !strncmp(conflict, "ok granted", 10)) {
+	if (guest_test(PVMAP_TEST_MEMTYPE_CONFLICT, &conflict, base, size))
+		ret = fail("memtype_conflict: %s", conflict.h.msg);
+	printf("# memtype_conflict: %s granted=%s slot=%s pool=%s large=%s is_wc=%u refused=%d: "
+	       "%s\n", conflict.h.status == PVMAP_TEST_PASS ? "ok" :
+	       conflict.h.status == PVMAP_TEST_SKIP ? "skip" : "fail",
+	       guest_memtype_name(conflict.granted), guest_memtype_name(conflict.slot),
+	       guest_memtype_name(conflict.pool), guest_memtype_name(conflict.large),
+	       conflict.is_wc, conflict.refused, conflict.h.msg);
+	if (!ret && conflict.h.status == PVMAP_TEST_PASS && !conflict.refused) {
 		/* /dev/pvmapN over the same reservation: INFO says so, I/O works */
-		if (guest_selftest("uc_hold", base, size, res, sizeof(res)) || strncmp(res, "ok", 2))
-			ret = fail("uc_hold: %s", res);
+		if (guest_test(PVMAP_TEST_UC_HOLD, &uc, base, size) ||
+		    uc.h.status != PVMAP_TEST_PASS)
+			ret = fail("uc_hold: %s", uc.h.msg);
 		if (!ret && guest_write_file(PVMAP_DRIVER "/bind", pci))
 			ret = fail("bind over the UC- reservation");
 		fd = ret ? -1 : open_ivshmem(&d);
@@ -231,7 +257,7 @@ PVMAP_TEST(memtype_conflict)
 		} else if (!ret) {
 			ret = -1;
 		}
-		guest_selftest("uc_release", base, size, res, sizeof(res));
+		guest_test(PVMAP_TEST_UC_RELEASE, &uc, base, size);
 	}
 	if (guest_write_file(PVMAP_DRIVER "/bind", pci))
 		return fail("bind %s again", pci);
@@ -243,7 +269,8 @@ PVMAP_TEST(memtype_conflict)
 		ret = fail("not write-combining once the UC- reservation is gone");
 	if (ret)
 		return ret;
-	return !strncmp(conflict, "skip", 4) ? 1 : strncmp(conflict, "ok", 2) ? -1 : 0;
+	return conflict.h.status == PVMAP_TEST_SKIP ? 1 :
+	       conflict.h.status == PVMAP_TEST_PASS ? 0 : -1;
 }
 
 /*
@@ -265,7 +292,6 @@ PVMAP_TEST(sleepable_reuse_no_stale)
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), fd, bad = 0, go[2], back[2], status;
 	uint32_t tag_x = 0x5a000000 | (random_u64() & 0xffff), tag_y = tag_x ^ 0x00ff0000;
 	unsigned long va_x = 0, va_y = 0;
-	char res[256], args[32];
 	struct device *d;
 	uint32_t val = 0;
 	pid_t pid;
@@ -286,14 +312,12 @@ PVMAP_TEST(sleepable_reuse_no_stale)
 	close(fd);
 
 	/* A: map X on CPU 0, read it on every CPU, release it from CPU 0 */
-	snprintf(args, sizeof(args), "%llx", (unsigned long long)x_off);
-	if (pin_cpu(0) || kernel_selftest_args("pool_hold", args, res, sizeof(res)) ||
-	    sscanf(res, "ok va=%lx val=%x", &va_x, &val) != 2 || val != tag_x) {
+	if (pin_cpu(0) || !(va_x = hold_page(x_off, &val)) || val != tag_x) {
 		unpin();
-		return fail("A's map of page X: %s (want val=%x)", res, tag_x);
+		return fail("A's map of page X: val=%x, want %x", val, tag_x);
 	}
 	bad += probe_all(ncpu, va_x, tag_x, "A holding X");
-	bad += release_held("A", res, sizeof(res));
+	bad += release_held("A");
 	bad += probe_all(ncpu, va_x, 0, "A after releasing X");
 
 	fflush(stdout);
@@ -302,10 +326,8 @@ PVMAP_TEST(sleepable_reuse_no_stale)
 		/* B: the same window for page Y, from the other CPU */
 		int b = 0;
 
-		snprintf(args, sizeof(args), "%llx", (unsigned long long)y_off);
-		if (pin_cpu(1) || kernel_selftest_args("pool_hold", args, res, sizeof(res)) ||
-		    sscanf(res, "ok va=%lx val=%x", &va_y, &val) != 2) {
-			printf("# B's map of page Y: %s\n", res);
+		if (pin_cpu(1) || !(va_y = hold_page(y_off, &val))) {
+			printf("# B's map of page Y failed\n");
 			_exit(1);
 		}
 		if (va_y != va_x)
@@ -314,7 +336,7 @@ PVMAP_TEST(sleepable_reuse_no_stale)
 		c = 'h';
 		if (write(back[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			b++;
-		b += release_held("B", res, sizeof(res));
+		b += release_held("B");
 		b += probe_all(ncpu, va_y, 0, "B after releasing Y");
 		_exit(b ? 1 : 0);
 	}
@@ -352,8 +374,10 @@ PVMAP_TEST(kcore_read_windows)
 {
 	static uint8_t fill[MIB], page[PAGE];
 	unsigned long long va, npages, pages = 0, nonzero = 0, bad = 0;
-	char windows[4096], kind[32], res[256], args[32], *line, *save;
+	char windows[4096], kind[32], *line, *save;
 	const uint64_t held_off = 7 * MIB, writer_off = 8 * MIB;
+	struct pvmap_test_pool pool;
+	uint32_t held_val;
 	int fd, nwin = 0, rounds = 0;
 	struct kcore k;
 	struct device *d;
@@ -376,8 +400,7 @@ PVMAP_TEST(kcore_read_windows)
 		close(fd);
 		return fail("/proc/kcore: %s", strerror(errno));
 	}
-	snprintf(args, sizeof(args), "%llx", (unsigned long long)held_off);
-	if (kernel_selftest_args("pool_hold", args, res, sizeof(res)))
+	if (!hold_page(held_off, &held_val))
 		bad++;
 	fflush(stdout);
 	writer = fork();
@@ -423,9 +446,9 @@ PVMAP_TEST(kcore_read_windows)
 	waitpid(writer, NULL, 0);
 	/* a whole-aperture mapping stays readable by design */
 	if (d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)
-		bad += release_held("kcore_read_windows", res, sizeof(res));
+		bad += release_held("kcore_read_windows");
 	else
-		bad += !!kernel_selftest_args("pool_release", "", res, sizeof(res));
+		bad += !!kernel_request("pool_release", PVMAP_TEST_POOL_RELEASE, &pool);
 	unpin();
 	close(k.fd);
 	close(fd);

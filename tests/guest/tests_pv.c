@@ -177,45 +177,51 @@ PVMAP_TEST(pv_pwrite_hypercalls)
 	return ret;
 }
 
-/* Requests Xen refuses or adjusts, as the selftest makes them; the host checks the daemon's side. */
+/* Requests Xen refuses or adjusts, as pvmap_test makes them; the host checks the daemon's side. */
 PVMAP_TEST(pv_refusals)
 {
+	struct pvmap_test_pv req;
+	const struct pvmap_test_pv_case *c[] = { &req.wb, &req.outside, &req.reserved };
 	struct device *d;
 	int ret;
-	char res[256];
 
 	d = pv_ivshmem(&ret);
 	if (!d)
 		return ret;
-	if (guest_selftest("pv_refusals", d->info.aperture_base, d->info.aperture_size, res,
-			   sizeof(res)))
-		return fail("pv_refusals: %s", res);
-	printf("# pvmap-host: pv-refusals %s\n", res);
+	if (guest_test(PVMAP_TEST_PV_REFUSALS, &req, d->info.aperture_base, d->info.aperture_size))
+		return fail("pv_refusals: %s", req.h.msg);
+	/* for the host: the PTE's machine address, then value:errno:PTE after, per case */
+	printf("# pvmap-host: pv-refusals %s ptr=%llx wb=%llx:%d:%llx outside=%llx:%d:%llx "
+	       "reserved=%llx:%d:%llx\n", req.h.status == PVMAP_TEST_PASS ? "ok" : "fail",
+	       (unsigned long long)req.ptr,
+	       (unsigned long long)c[0]->val, c[0]->err, (unsigned long long)c[0]->pte,
+	       (unsigned long long)c[1]->val, c[1]->err, (unsigned long long)c[1]->pte,
+	       (unsigned long long)c[2]->val, c[2]->err, (unsigned long long)c[2]->pte);
 	if (!guest_host_sync("pv-refusals"))
 		return fail("host did not acknowledge");
-	return strncmp(res, "ok ", 3) ? fail("%s", res) : 0;
+	return req.h.status != PVMAP_TEST_PASS ? fail("%s", req.h.msg) : 0;
 }
 
 /* A frame revoked under a live (held) map: the daemon names the PTE still mapping it. */
 PVMAP_TEST(pv_revoke_live)
 {
-	unsigned long long va, frame;
+	struct pvmap_test_pv_hold req;
 	struct device *d;
 	int ret;
-	char res[256];
 	bool acked;
 
 	d = pv_ivshmem(&ret);
 	if (!d)
 		return ret;
-	if (guest_selftest("pv_hold", d->info.aperture_base, d->info.aperture_size, res,
-			   sizeof(res)) || sscanf(res, "ok va=%llx frame=%llx", &va, &frame) != 2)
-		return fail("pv_hold: %s", res);
-	printf("# pvmap-host: pv-revoke case=live va=%#llx frame=%#llx\n", va, frame);
+	if (guest_test(PVMAP_TEST_PV_HOLD, &req, d->info.aperture_base, d->info.aperture_size) ||
+	    req.h.status != PVMAP_TEST_PASS)
+		return fail("pv_hold: %s", req.h.msg);
+	printf("# pvmap-host: pv-revoke case=live va=%#llx frame=%#llx\n",
+	       (unsigned long long)req.va, (unsigned long long)req.frame);
 	acked = guest_host_sync("pv-revoke");
-	if (guest_selftest("pv_release", d->info.aperture_base, d->info.aperture_size, res,
-			   sizeof(res)) || strcmp(res, "ok"))
-		return fail("pv_release: %s", res);
+	if (guest_test(PVMAP_TEST_PV_RELEASE, &req, d->info.aperture_base, d->info.aperture_size) ||
+	    req.h.status != PVMAP_TEST_PASS)
+		return fail("pv_release: %s", req.h.msg);
 	return acked ? 0 : fail("host did not acknowledge");
 }
 
@@ -226,33 +232,32 @@ PVMAP_TEST(pv_revoke_live)
 PVMAP_TEST(pv_hazard_found)
 {
 	const char *modes[] = { "normal", "hazard" };
-	unsigned long long va, off;
+	struct pvmap_test_hazard req;
 	struct device *d;
-	char res[256];
 	int ret = 0;
 
 	d = pv_ivshmem(&ret);
 	if (!d)
 		return ret;
 	for (int i = 0; i < 2 && !ret; i++) {
-		guest_unload_module("pvmap_selftest");
-		if (guest_selftest_load(i ? "hazard_demo=1" : "")) {
-			ret = fail("cannot load the selftest module");
+		guest_test_unload();
+		if (guest_test_load(i ? "hazard_demo=1" : "")) {
+			ret = fail("cannot load pvmap_test.ko");
 			break;
 		}
-		if (guest_selftest("hazard_map", d->info.aperture_base, d->info.aperture_size,
-				   res, sizeof(res)) ||
-		    sscanf(res, "ok va=%llx off=%llx", &va, &off) != 2) {
-			ret = fail("hazard_map: %s", res);
+		if (guest_test(PVMAP_TEST_HAZARD_MAP, &req, d->info.aperture_base,
+			       d->info.aperture_size) || req.h.status != PVMAP_TEST_PASS) {
+			ret = fail("hazard_map: %s", req.h.msg);
 			break;
 		}
-		printf("# pvmap-host: pv-revoke case=%s va=%#llx frame=%#llx\n", modes[i], va,
-		       (unsigned long long)((d->info.aperture_base + off) / PAGE));
+		printf("# pvmap-host: pv-revoke case=%s va=%#llx frame=%#llx\n", modes[i],
+		       (unsigned long long)req.va,
+		       (unsigned long long)((d->info.aperture_base + req.offset) / PAGE));
 		if (!guest_host_sync("pv-revoke"))
 			ret = fail("host did not acknowledge");
 	}
 	/* the hazard engine's window goes with the module, its PTE cleared */
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	return ret;
 }
 
@@ -362,7 +367,6 @@ PVMAP_TEST(pv_daemon_killed)
 	uint64_t off, seed = random_u64();
 	struct device *d;
 	long waited_ms;
-	char res[256];
 	int fd = -1, ret;
 
 	ret = pv_open_aperture(&d, &fd);
@@ -373,11 +377,13 @@ PVMAP_TEST(pv_daemon_killed)
 		ret = pv_read_back(fd, off, seed);
 	/* sleepable maps: a pooled window, and a large one made after the death */
 	for (int i = 0; !ret && i < 2; i++) {
-		const char *name = i ? "sleepable1m" : "sleepable4k";
+		struct pvmap_test_api req = {
+			.id = i ? PVMAP_CASE_SLEEPABLE1M : PVMAP_CASE_SLEEPABLE4K,
+		};
 
-		if (guest_selftest(name, d->info.aperture_base, d->info.aperture_size, res,
-				   sizeof(res)) || strncmp(res, "ok", 2))
-			ret = fail("%s after the kill: %s", name, res);
+		if (guest_test(PVMAP_TEST_API, &req, d->info.aperture_base, d->info.aperture_size) ||
+		    req.h.status != PVMAP_TEST_PASS)
+			ret = fail("sleepable map %d after the kill: %s", i, req.h.msg);
 	}
 	if (!ret)
 		ret = pv_audit();

@@ -34,13 +34,14 @@ static uint32_t xs(uint32_t *x)
 static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t kbase,
 			uint64_t ksize, time_t deadline, int out)
 {
-	static const char *const kernel_ops[] = {
-		"range16", "rangemax", "sleepable4k", "sleepable64k", "sleepable1m", "nested",
+	static const uint32_t kernel_ops[] = {
+		PVMAP_CASE_RANGE16, PVMAP_CASE_RANGEMAX, PVMAP_CASE_SLEEPABLE4K,
+		PVMAP_CASE_SLEEPABLE64K, PVMAP_CASE_SLEEPABLE1M, PVMAP_CASE_NESTED,
 	};
 	static uint8_t want[SOAK_REGION], got[256 * 1024];
 	struct soak_totals t = { 0 };
 	uint32_t x = (uint32_t)seed | 1;
-	char res[256];
+	struct pvmap_test_api req;
 
 	pin_cpu(cpu);
 	pvmap_pattern_fill(want, SOAK_REGION, seed, off);
@@ -81,9 +82,10 @@ static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t k
 			break;
 		}
 		default:
-			if (guest_selftest(kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6], kbase, ksize, res,
-					   sizeof(res)) || strncmp(res, "ok", 2)) {
-				printf("# soak cpu %d: %s\n", cpu, res);
+			req.id = kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6];
+			if (guest_test(PVMAP_TEST_API, &req, kbase, ksize) ||
+			    req.h.status != PVMAP_TEST_PASS) {
+				printf("# soak cpu %d: %s\n", cpu, req.h.msg);
 				t.errors++;
 			}
 			break;
@@ -94,7 +96,7 @@ static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t k
 }
 
 /*
- * Two workers per vCPU mix every path for @seconds; with @irq, pvmap_selftest
+ * Two workers per vCPU mix every path for @seconds; with @irq, pvmap_test
  * maps from hardirq and softirq context on every vCPU at the same time
  * (irq_load), in a region of its own just below the top window. The host
  * checks every region.
@@ -107,7 +109,6 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 	struct pvmap_stats st;
 	time_t deadline;
 	struct device *d;
-	char res[256];
 	pid_t pid[8];
 
 	fd = open_ivshmem(&d);
@@ -115,10 +116,10 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 		return -1;
 	workers = 2 * ncpu > 8 ? 8 : 2 * ncpu;
 	usable = d->info.aperture_size - SOAK_KERNEL;
-	/* released slots may be another worker's again at once: see pvmap_selftest's shared */
-	guest_unload_module("pvmap_selftest");
-	if (guest_selftest_load("shared=1"))
-		return fail("cannot load pvmap_selftest shared=1");
+	/* released slots may be another worker's again at once: see pvmap_test's shared */
+	guest_test_unload();
+	if (guest_test_load("shared=1"))
+		return fail("cannot load pvmap_test shared=1");
 	for (int i = 0; i < workers; i++) {
 		uint8_t *fill = malloc(SOAK_REGION);
 		uint64_t done;
@@ -145,21 +146,23 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 				    SOAK_KERNEL / workers, deadline, p[1]);
 	}
 	if (irq) {
-		char args[96];
+		struct pvmap_test_irq_load req = {
+			.offset = usable - SOAK_IRQ_REGION, .npages = SOAK_IRQ_REGION / PAGE,
+			.msecs = seconds * 1000, .seed = irq_seed,
+		};
 
-		snprintf(args, sizeof(args), "%llx %llx %lx %llx",
-			 (unsigned long long)(usable - SOAK_IRQ_REGION),
-			 (unsigned long long)(SOAK_IRQ_REGION / PAGE), seconds * 1000,
-			 (unsigned long long)irq_seed);
-		if (guest_selftest_args("irq_load", d->info.aperture_base, d->info.aperture_size,
-					args, res, sizeof(res)) || strncmp(res, "ok", 2) ||
-		    !strstr(res, "hardirq_hz=") || !strstr(res, "softirq_hz="))
-			ret = fail("irq_load: %s", res);
-		else
-			printf("# irq_load for %ld s: %s\n", seconds, res);
-		if (!ret) {
-			*hardirq_hz = strtoul(strstr(res, "hardirq_hz=") + 11, NULL, 10);
-			*softirq_hz = strtoul(strstr(res, "softirq_hz=") + 11, NULL, 10);
+		if (guest_test(PVMAP_TEST_IRQ_LOAD, &req, d->info.aperture_base,
+			       d->info.aperture_size) || req.h.status != PVMAP_TEST_PASS) {
+			ret = fail("irq_load: %s", req.h.msg);
+		} else {
+			printf("# irq_load for %ld s: hardirq=%llu softirq=%llu wrong=%llu "
+			       "refused=%llu cpus=%u hardirq_hz=%llu softirq_hz=%llu\n", seconds,
+			       (unsigned long long)req.hardirq, (unsigned long long)req.softirq,
+			       (unsigned long long)req.wrong, (unsigned long long)req.refused,
+			       req.cpus, (unsigned long long)req.hardirq_hz,
+			       (unsigned long long)req.softirq_hz);
+			*hardirq_hz = req.hardirq_hz;
+			*softirq_hz = req.softirq_hz;
 		}
 	}
 	for (int i = 0; i < workers; i++) {
@@ -193,7 +196,7 @@ static int soak_run(long seconds, bool irq, unsigned int *hardirq_hz, unsigned i
 	close(p[0]);
 	close(p[1]);
 	close(fd);
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	printf("# soak: %d workers on %d vCPUs for %ld s: %llu operations, %llu bytes written, "
 	       "%llu bytes read back and compared, %llu mismatches, %llu errors; the host checks "
 	       "%llu bytes\n", workers, ncpu, seconds, sum.ops, sum.bytes, sum.verified,

@@ -161,7 +161,7 @@ PVMAP_TEST(hot_unplug)
 	close(fd);
 	if (ret)
 		return ret;
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	ret = guest_unload_module("pvmap");
 	if (ret)
 		return fail("rmmod after unplug: %s", strerror(-ret));
@@ -487,9 +487,10 @@ PVMAP_TEST(pool_stalled_writers)
 		ofd = open(other->path, O_RDWR | O_CLOEXEC);
 		if (ofd < 0 || guest_rw(ofd, true, 0, buf, sizeof(buf), &done) || done != sizeof(buf))
 			_exit(2);
-		if (guest_selftest("sleepable4k", other->info.aperture_base,
-				   other->info.aperture_size, res, sizeof(res)) ||
-		    strncmp(res, "ok", 2))
+		struct pvmap_test_api req = { .id = PVMAP_CASE_SLEEPABLE4K };
+
+		if (guest_test(PVMAP_TEST_API, &req, other->info.aperture_base,
+			       other->info.aperture_size) || req.h.status != PVMAP_TEST_PASS)
 			_exit(3);
 		_exit(0);
 	}
@@ -534,10 +535,10 @@ PVMAP_TEST(unload_reload)
 	struct stat st;
 
 	guest_module_params(modparams, sizeof(modparams));
-	/* pvmap_selftest uses pvmap's exports: it goes first */
-	ret = guest_unload_module("pvmap_selftest");
+	/* the test modules use pvmap's exports: they go first */
+	ret = guest_test_unload();
 	if (ret && ret != -ENOENT)
-		return fail("rmmod pvmap_selftest: %s", strerror(-ret));
+		return fail("rmmod pvmap_test: %s", strerror(-ret));
 	before = scan_devices();
 	if (before <= 0)
 		return fail("no pvmap device");
@@ -613,7 +614,7 @@ PVMAP_TEST(display_not_taken)
 		ret = fail("pvmap.ko has no PCI alias at all");
 
 	before = scan_devices();
-	guest_unload_module("pvmap_selftest");
+	guest_test_unload();
 	if (guest_unload_module("pvmap"))
 		return fail("rmmod pvmap: %s", strerror(errno));
 	if (guest_load_module(GUEST_MODULE_PATH, ""))

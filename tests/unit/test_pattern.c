@@ -11,6 +11,7 @@
 
 #include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
+#include <uapi/pvmap_test.h>
 
 #include <kselftest.h>
 
@@ -80,16 +81,45 @@ static int uapi_layout(void)
 	       PVMAP_IOC_STATS == 0x80887004u;
 }
 
+/* The test modules' ABI: one layout for i386 and x86_64 user space. */
+static int uapi_test_layout(void)
+{
+	return sizeof(struct pvmap_test_head) == 144 &&
+	       offsetof(struct pvmap_test_head, msg) == 24 &&
+	       sizeof(struct pvmap_test_api) == 152 &&
+	       sizeof(struct pvmap_test_memtype) == 176 &&
+	       sizeof(struct pvmap_test_conflict) == 168 &&
+	       sizeof(struct pvmap_test_uc) == 152 &&
+	       sizeof(struct pvmap_test_pool) == 168 &&
+	       sizeof(struct pvmap_test_probe) == 168 &&
+	       sizeof(struct pvmap_test_facilities) == 152 &&
+	       sizeof(struct pvmap_test_hazard) == 168 &&
+	       sizeof(struct pvmap_test_pattern) == 184 &&
+	       offsetof(struct pvmap_test_pattern, bad) == 176 &&
+	       sizeof(struct pvmap_test_irq_load) == 232 &&
+	       sizeof(struct pvmap_test_pv) == 224 &&
+	       offsetof(struct pvmap_test_pv, reserved) == 200 &&
+	       sizeof(struct pvmap_test_ping) == 176 &&
+	       sizeof(struct pvmap_test_pv_hold) == 160 &&
+	       sizeof(struct pvmap_bench_run) == 208 &&
+	       offsetof(struct pvmap_bench_run, seed) == 160 &&
+	       sizeof(struct pvmap_bench_probe) == 168 &&
+	       sizeof(struct pvmap_bench_stale_write) == 168 &&
+	       PVMAP_TEST_API == 0xc0985001u &&
+	       PVMAP_BENCH_RUN == 0xc0d05040u;
+}
+
 int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", sizeof(void *) == 4 ? "pattern-32" : "pattern-64");
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 	ksft_test_result(sub_range_matches_whole(), "%s\n", "sub_range_matches_whole");
 	ksft_test_result(seeds_differ(), "%s\n", "seeds_differ");
 	ksft_test_result(positions_differ(), "%s\n", "positions_differ");
 	ksft_test_result(check_finds_every_flip(), "%s\n", "check_finds_every_flip");
 	ksft_test_result(wrong_offset_is_caught(), "%s\n", "wrong_offset_is_caught");
 	ksft_test_result(uapi_layout(), "%s\n", "uapi_layout");
+	ksft_test_result(uapi_test_layout(), "%s\n", "uapi_test_layout");
 	ksft_finished();
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <uapi/pvmap.h>
+#include <uapi/pvmap_test.h>
 
 static const char banner[] =
 	" ____  __     __ __  __    _    ____\n"
@@ -132,7 +133,7 @@ static int hazard_round(const char *mode)
 
 /*
  * Map page A, write, unmap; the host gives page A to someone else; write
- * through the old pointer. Once as pvmap is, once through pvmap_selftest's
+ * through the old pointer. Once as pvmap is, once through pvmap_test's
  * hazard_demo=1 engine (pvmap.ko itself has no such mode).
  */
 static int hazard_demo(void)
@@ -145,12 +146,12 @@ static int hazard_demo(void)
 	if (hazard_round("normal"))
 		return 1;
 	printf("pvmap-demo: again through a map that does not clear on unmap, as io_mapping\n"
-	       "pvmap-demo: did before clear-on-unmap (pvmap_selftest hazard_demo=1, built\n"
+	       "pvmap-demo: did before clear-on-unmap (pvmap_test hazard_demo=1, built\n"
 	       "pvmap-demo: on pvmap's PTE layer; pvmap.ko itself has no such mode):\n");
-	guest_unload_module("pvmap_selftest");
-	ret = guest_selftest_load("hazard_demo=1");
+	guest_test_unload();
+	ret = guest_test_load("hazard_demo=1");
 	if (ret) {
-		printf("pvmap-demo: cannot load pvmap_selftest hazard_demo=1: %s\n", strerror(-ret));
+		printf("pvmap-demo: cannot load pvmap_test hazard_demo=1: %s\n", strerror(-ret));
 		return 1;
 	}
 	return hazard_round("hazard");
@@ -168,11 +169,11 @@ static int hazard_demo(void)
 static int real_hazard(void)
 {
 	static const char *const engines[] = { "mainline_local", "pvmap" };
+	static const uint32_t engine_ids[] = { PVMAP_BENCH_MAINLINE_LOCAL, PVMAP_BENCH_PVMAP };
+	struct pvmap_bench_stale_write req;
 	struct pvmap_info info;
-	unsigned long long off;
 	struct utsname uts;
-	unsigned long va;
-	char res[256], word[16];
+	const char *word;
 
 	if (ivshmem_info(&info))
 		return 1;
@@ -184,19 +185,20 @@ static int real_hazard(void)
 	       guest_upstream_fixes() ? "with the fix of docs/upstream/" :
 	       "upstream as released");
 	for (unsigned int i = 0; i < 2; i++) {
-		if (guest_selftest_args("stale_write", info.aperture_base, info.aperture_size,
-					engines[i], res, sizeof(res)) ||
-		    sscanf(res, "ok off=%llx va=%lx %15s", &off, &va, word) != 3) {
-			printf("pvmap-demo: stale_write %s: %s\n", engines[i], res);
+		req.engine = engine_ids[i];
+		if (guest_test(PVMAP_BENCH_STALE_WRITE, &req, info.aperture_base,
+			       info.aperture_size) || req.h.status != PVMAP_TEST_PASS) {
+			printf("pvmap-demo: stale_write %s: %s\n", engines[i], req.h.msg);
 			return 1;
 		}
+		word = req.landed ? "landed" : "faulted";
 		printf("pvmap-demo:   %s: the write through the old pointer %s.\n",
 		       !strcmp(engines[i], "pvmap") ? "pvmap's io_mapping" :
 		       "mainline's io_mapping_map_local_wc()",
 		       !strcmp(word, "landed") ? "LANDED: the unmap left a usable TLB entry" :
 		       "faulted, caught by the nofault accessor");
-		printf("# pvmap-host: stale-write off=%#llx engine=%s write=%s\n", off, engines[i],
-		       word);
+		printf("# pvmap-host: stale-write off=%#llx engine=%s write=%s\n",
+		       (unsigned long long)req.offset, engines[i], word);
 		if (!guest_host_sync("stale-write-check"))
 			return 1;
 	}

@@ -187,6 +187,10 @@ built_kernel() {
 	case "$name" in
 	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
 	esac
+	# KUnit on the project's debug kernels (guest/tests/pvmap_kunit.ko)
+	case "$name" in
+	i386 | x86_64) frags+=("$here/kconfig/kunit.config") ;;
+	esac
 	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/kconfig/6.12.config")
 
 	source_dir "$srcname"

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The io_mapping API's own tests, used as another driver would use it:
+ * nesting, range maps, sleepable maps, clear-on-unmap and misuse. Written
+ * once as a table; pvmap_kunit.ko runs it as a KUnit suite on kernels with
+ * KUnit, pvmap_test.ko's PVMAP_TEST_API on the others (Debian's). Each case
+ * writes to the aperture of its context: not one whose contents matter.
+ */
+
+#include <linux/delay.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+
+#include <uapi/pvmap_pattern.h>
+
+#include "pvmap_test.h"
+
+/* Write the pattern for [@offset, +@len) of the aperture through @vaddr. */
+static void write_pattern(struct pvmap_test_ctx *ctx, void __iomem *vaddr, u64 offset,
+			  size_t len, u64 seed)
+{
+	size_t done;
+
+	for (done = 0; done < len; done += PAGE_SIZE) {
+		pvmap_pattern_fill(ctx->buf, PAGE_SIZE, seed, offset + done);
+		memcpy_toio(vaddr + done, ctx->buf, PAGE_SIZE);
+	}
+}
+
+/* Check the pattern through fresh single-page maps, independent of the writer's. */
+static int check_pages(struct pvmap_test_ctx *ctx, u64 offset, size_t len, u64 seed)
+{
+	size_t done;
+
+	for (done = 0; done < len; done += PAGE_SIZE) {
+		void __iomem *p = pvmap_io_mapping_map_atomic_wc(ctx->m, offset + done);
+
+		if (!p)
+			return -ENOMEM;
+		memcpy_fromio(ctx->buf, p, PAGE_SIZE);
+		pvmap_io_mapping_unmap_atomic(p);
+		if (pvmap_pattern_check(ctx->buf, PAGE_SIZE, seed, offset + done) != PAGE_SIZE)
+			return -EIO;
+	}
+	return 0;
+}
+
+static int api_nested(struct pvmap_test_ctx *ctx, unsigned int unused)
+{
+	u64 base = pvmap_test_random_offset(ctx, PVMAP_MAX_DEPTH);
+	void __iomem *vaddr[PVMAP_MAX_DEPTH];
+	int depth, i, bad = 0;
+
+	/* Distinct pages, mapped in a scrambled order of offsets. */
+	for (depth = 0; depth < PVMAP_MAX_DEPTH; depth++) {
+		u64 offset = base + (u64)((depth * 7) % PVMAP_MAX_DEPTH) * PAGE_SIZE;
+
+		vaddr[depth] = pvmap_io_mapping_map_atomic_wc(ctx->m, offset);
+		if (!vaddr[depth])
+			break;
+		writel(0x5a000000 | depth, vaddr[depth]);
+	}
+	/* All live at once: each slot still holds its own page's value. */
+	for (i = 0; i < depth; i++)
+		bad += readl(vaddr[i]) != (0x5a000000 | i);
+	for (i = depth - 1; i >= 0; i--)
+		pvmap_io_mapping_unmap_atomic(vaddr[i]);
+	if (depth < PVMAP_MAX_DEPTH)
+		return test_fail(ctx, "map %d of %d returned NULL", depth + 1,
+			      PVMAP_MAX_DEPTH);
+	if (bad)
+		return test_fail(ctx, "%d of %d nested maps read back wrong", bad, depth);
+	for (i = 0; ctx->slots && i < depth; i++)
+		if (!pvmap_test_faults(vaddr[i]))
+			return test_fail(ctx, "nested map %d still reachable after unmap", i);
+	return test_pass(ctx, "%d nested maps", depth);
+}
+
+static int api_range(struct pvmap_test_ctx *ctx, unsigned int npages)
+{
+	u64 offset = pvmap_test_random_offset(ctx, npages), seed = get_random_u64();
+	size_t len = (size_t)npages << PAGE_SHIFT;
+	void __iomem *vaddr;
+	unsigned int i;
+	int ret;
+
+	vaddr = pvmap_io_mapping_map_atomic_range_wc(ctx->m, offset, npages);
+	if (!vaddr)
+		return test_fail(ctx, "range map of %u pages returned NULL", npages);
+	write_pattern(ctx, vaddr, offset, len, seed);
+	pvmap_io_mapping_unmap_atomic_range(vaddr, npages);
+	ret = check_pages(ctx, offset, len, seed);
+	if (ret)
+		return test_fail(ctx, "%u-page range at %#llx: %d", npages, offset, ret);
+	for (i = 0; ctx->slots && i < npages; i++)
+		if (!pvmap_test_faults(vaddr + i * PAGE_SIZE))
+			return test_fail(ctx, "page %u of the range reachable after unmap", i);
+	return test_pass(ctx, "%u pages at %#llx", npages, offset);
+}
+
+static int api_stale(struct pvmap_test_ctx *ctx, unsigned int unused)
+{
+	void __iomem *vaddr;
+	u32 val;
+
+	if (!ctx->slots)
+		return test_skip(ctx, "whole-aperture mapping: no clear-on-unmap by design");
+	vaddr = pvmap_io_mapping_map_atomic_wc(ctx->m, pvmap_test_random_offset(ctx, 1));
+	if (!vaddr)
+		return test_fail(ctx, "map returned NULL");
+	if (get_kernel_nofault(val, (u32 __force *)vaddr)) {
+		pvmap_io_mapping_unmap_atomic(vaddr);
+		return test_fail(ctx, "a live map faulted");
+	}
+	pvmap_io_mapping_unmap_atomic(vaddr);
+	if (!pvmap_test_faults(vaddr))
+		return test_fail(ctx, "the slot is reachable after unmap");
+	return test_pass(ctx, "a live map reads, the released slot faults");
+}
+
+static int api_sleepable(struct pvmap_test_ctx *ctx, unsigned int len)
+{
+	u64 offset = pvmap_test_random_offset(ctx, len >> PAGE_SHIFT), seed = get_random_u64();
+	void __iomem *vaddr;
+	int ret;
+
+	vaddr = pvmap_io_mapping_map_wc(ctx->m, offset, len);
+	if (!vaddr)
+		return test_fail(ctx, "map_wc of %u bytes returned NULL", len);
+	/* Sleeping while holding the map is what distinguishes it. */
+	usleep_range(1000, 2000);
+	write_pattern(ctx, vaddr, offset, len, seed);
+	pvmap_io_mapping_unmap(vaddr);
+	ret = check_pages(ctx, offset, len, seed);
+	if (ret)
+		return test_fail(ctx, "%u bytes at %#llx: %d", len, offset, ret);
+	if (ctx->slots && len <= PVMAP_POOL_WINDOW_SIZE && !pvmap_test_faults(vaddr))
+		return test_fail(ctx, "the pool window is reachable after unmap");
+	return test_pass(ctx, "%u bytes at %#llx", len, offset);
+}
+
+/* Preemption and page-fault nesting of this task, as a map or unmap leaves them. */
+struct atomic_state {
+	int preempt;
+	int pagefault;
+};
+
+static struct atomic_state atomic_state(void)
+{
+	return (struct atomic_state){ preempt_count(), current->pagefault_disabled };
+}
+
+/*
+ * After a misused call: the state must be @want (@depth levels of maps
+ * above @base); count it in *@bad otherwise, with the first case named.
+ * Without PREEMPT_COUNT (a PREEMPT_NONE kernel without atomic-sleep
+ * debugging) preempt_disable() counts nothing: only page faults nest there.
+ */
+static void expect_state(struct pvmap_test_ctx *ctx, struct atomic_state base, int depth,
+			 const char *what, int *bad)
+{
+	int preempt = base.preempt + (IS_ENABLED(CONFIG_PREEMPT_COUNT) ? depth : 0);
+	struct atomic_state now = atomic_state();
+
+	if (now.preempt == preempt && now.pagefault == base.pagefault + depth)
+		return;
+	if (!(*bad)++)
+		test_fail(ctx, "after %s: preempt_count %d, pagefaults disabled %d; want %d, %d",
+			  what, now.preempt, now.pagefault, preempt, base.pagefault + depth);
+}
+
+/*
+ * Each misuse must give one WARN, and leave preemption and page faults as
+ * the calls the caller made should have: a refused map as if it had never
+ * been made, a misused unmap as the unmap of the map it names; nothing may
+ * clear a PTE another live map uses, and the engine must keep working.
+ * Returns the number of WARNs it provoked in "warns=N".
+ */
+/* One run of test_misuse: its cases add the WARNs they provoke and what misbehaved. */
+struct misuse_run {
+	struct pvmap_test_ctx *ctx;
+	struct atomic_state base;
+	bool through_slots;
+	int warns, bad;
+};
+
+static void misuse_expect(struct misuse_run *t, int depth, const char *what)
+{
+	expect_state(t->ctx, t->base, depth, what, &t->bad);
+}
+
+static void misuse_unbalanced(struct misuse_run *t)
+{
+	pvmap_io_mapping_unmap_atomic((void __iomem *)PAGE_SIZE);	/* unbalanced */
+	t->warns++;
+	misuse_expect(t, 0, "an unbalanced unmap");
+	pvmap_io_mapping_unmap((void __iomem *)PAGE_SIZE);	/* never mapped */
+	t->warns++;
+}
+
+/* A pool window unmapped twice: the second is refused, the pool intact. */
+static void misuse_pool_double_unmap(struct misuse_run *t)
+{
+	void __iomem *a, *maps[PVMAP_POOL_WINDOWS];
+	int i;
+
+	a = pvmap_io_mapping_map_wc(t->ctx->m, 0, PAGE_SIZE);
+	if (a && t->ctx->slots) {
+		pvmap_io_mapping_unmap(a);
+		pvmap_io_mapping_unmap(a);
+		t->warns++;
+	} else if (a) {
+		pvmap_io_mapping_unmap(a);	/* whole-aperture mapping: nothing to refuse */
+	}
+	for (i = 0; i < PVMAP_POOL_WINDOWS; i++)
+		maps[i] = pvmap_io_mapping_map_wc(t->ctx->m, (u64)i * PAGE_SIZE, PAGE_SIZE);
+	for (i = 0; i < PVMAP_POOL_WINDOWS; i++) {
+		t->bad += !maps[i];
+		if (maps[i])
+			pvmap_io_mapping_unmap(maps[i]);
+	}
+}
+
+/* Unmaps of the wrong address, out of order, twice, with the wrong size, through slots. */
+static void misuse_slot_unmaps(struct misuse_run *t, void __iomem *a, void __iomem *b)
+{
+	/* An address no live map returned: nothing changes. */
+	pvmap_io_mapping_unmap_atomic((void __iomem *)PAGE_SIZE);
+	t->warns++;
+	misuse_expect(t, 2, "an unmap of an unknown address");
+	/* Out of order: a gives back its state, but stays mapped under b. */
+	pvmap_io_mapping_unmap_atomic(a);
+	t->warns++;
+	misuse_expect(t, 1, "an out-of-order unmap");
+	writel(1, b);
+	writel(2, a);
+	t->bad += readl(b) != 1 || readl(a) != 2;
+	/* a again: already released, so refused without a change */
+	pvmap_io_mapping_unmap_atomic(a);
+	t->warns++;
+	misuse_expect(t, 1, "a second unmap of a released map");
+	/* The wrong npages: b is released whole, and a with it. */
+	pvmap_io_mapping_unmap_atomic_range(b, 2);
+	t->warns++;
+	misuse_expect(t, 0, "an unmap with the wrong size");
+	t->bad += t->ctx->slots && (!pvmap_test_faults(a) || !pvmap_test_faults(b));
+}
+
+/*
+ * Whole-aperture maps are addresses, as mainline's: an unmap gives back
+ * one map's state whichever it names, and only one with none of this
+ * task's live is refused.
+ */
+static void misuse_whole_unmaps(struct misuse_run *t, void __iomem *a, void __iomem *b)
+{
+	pvmap_io_mapping_unmap_atomic(a);
+	misuse_expect(t, 1, "an out-of-order whole-aperture unmap");
+	pvmap_io_mapping_unmap_atomic(b);
+	misuse_expect(t, 0, "the last whole-aperture unmap");
+	pvmap_io_mapping_unmap_atomic(b);
+	t->warns++;
+	misuse_expect(t, 0, "an unbalanced whole-aperture unmap");
+}
+
+static void misuse_unmaps(struct misuse_run *t)
+{
+	void __iomem *a = pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+	void __iomem *b = pvmap_io_mapping_map_atomic_wc(t->ctx->m, PAGE_SIZE);
+
+	if (a && b && t->through_slots) {
+		misuse_slot_unmaps(t, a, b);
+	} else if (a && b) {
+		misuse_whole_unmaps(t, a, b);
+	} else {
+		t->bad++;
+		if (b)
+			pvmap_io_mapping_unmap_atomic(b);
+		if (a)
+			pvmap_io_mapping_unmap_atomic(a);
+	}
+}
+
+/* Maps outside the aperture or of no pages: refused, nothing changed. */
+static void misuse_refused_maps(struct misuse_run *t)
+{
+	struct pvmap_io_mapping *m = t->ctx->m;
+	u64 end = t->ctx->size;
+
+	t->bad += !!pvmap_io_mapping_map_atomic_wc(m, end);
+	t->bad += !!pvmap_io_mapping_map_atomic_range_wc(m, end - PAGE_SIZE, 2);
+	t->bad += !!pvmap_io_mapping_map_atomic_range_wc(m, 0, 0);
+	t->bad += !!pvmap_io_mapping_map_atomic_range_wc(m, 0, PVMAP_SLOTS_PER_CPU + 1);
+	t->bad += !!pvmap_io_mapping_map_atomic_wc(m, U64_MAX);
+	t->warns += 5;
+	misuse_expect(t, 0, "refused maps");
+	t->bad += !!pvmap_io_mapping_map_wc(m, end - PAGE_SIZE, 2 * PAGE_SIZE);
+	t->warns++;
+}
+
+/* One past the documented depth and slots (whole-aperture maps have none). */
+static void misuse_past_limits(struct misuse_run *t)
+{
+	void __iomem *a, *maps[PVMAP_MAX_DEPTH];
+	int i;
+
+	if (t->through_slots) {
+		for (i = 0; i < PVMAP_MAX_DEPTH; i++)
+			maps[i] = pvmap_io_mapping_map_atomic_wc(t->ctx->m, (u64)i << PAGE_SHIFT);
+		t->bad += !!pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+		t->warns++;
+		misuse_expect(t, PVMAP_MAX_DEPTH, "a map past the depth");
+		for (i = PVMAP_MAX_DEPTH - 1; i >= 0; i--)
+			if (maps[i])
+				pvmap_io_mapping_unmap_atomic(maps[i]);
+			else
+				t->bad++;
+	}
+	if (t->ctx->slots) {
+		a = pvmap_io_mapping_map_atomic_range_wc(t->ctx->m, 0, PVMAP_SLOTS_PER_CPU);
+		t->bad += !a;
+		t->bad += !!pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+		t->warns++;
+		misuse_expect(t, 1, "a map past the free slots");
+		if (a)
+			pvmap_io_mapping_unmap_atomic_range(a, PVMAP_SLOTS_PER_CPU);
+	}
+}
+
+/* Still works, and nothing is left mapped. */
+static void misuse_still_works(struct misuse_run *t)
+{
+	void __iomem *a = pvmap_io_mapping_map_atomic_wc(t->ctx->m, 0);
+
+	if (a) {
+		writel(3, a);
+		t->bad += readl(a) != 3;
+		pvmap_io_mapping_unmap_atomic(a);
+		t->bad += t->ctx->slots && !pvmap_test_faults(a);
+	} else {
+		t->bad++;
+	}
+	misuse_expect(t, 0, "the whole test");
+}
+
+/* The cases, in order: each starts and ends with no map of this test's live. */
+static void (*const misuse_cases[])(struct misuse_run *t) = {
+	misuse_unbalanced, misuse_pool_double_unmap, misuse_unmaps, misuse_refused_maps,
+	misuse_past_limits, misuse_still_works,
+};
+
+static int api_misuse(struct pvmap_test_ctx *ctx, unsigned int unused)
+{
+	struct misuse_run t = {
+		.ctx = ctx, .base = atomic_state(),
+		.through_slots = pvmap_io_mapping_clears_on_unmap(ctx->m),
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(misuse_cases); i++)
+		misuse_cases[i](&t);
+	ctx->warns = t.warns;
+	if (t.bad && ctx->h->status == PVMAP_TEST_FAIL)
+		return 0;	/* expect_state() named the first */
+	if (t.bad)
+		return test_fail(ctx, "%d misuse cases misbehaved", t.bad);
+	return test_pass(ctx, "%d WARNs, preempt_count %d restored after every refused call",
+			 t.warns, t.base.preempt);
+}
+
+/* The table KUnit's suite and pvmap_test.ko's PVMAP_TEST_API both run. */
+const struct pvmap_api_case pvmap_api_cases[PVMAP_CASE_COUNT] = {
+	[PVMAP_CASE_NESTED] = { "nested", api_nested },
+	[PVMAP_CASE_RANGE1] = { "range1", api_range, 1 },
+	[PVMAP_CASE_RANGE2] = { "range2", api_range, 2 },
+	[PVMAP_CASE_RANGE16] = { "range16", api_range, 16 },
+	[PVMAP_CASE_RANGEMAX] = { "rangemax", api_range, PVMAP_SLOTS_PER_CPU },
+	[PVMAP_CASE_STALE] = { "stale", api_stale },
+	[PVMAP_CASE_SLEEPABLE4K] = { "sleepable4k", api_sleepable, PAGE_SIZE },
+	[PVMAP_CASE_SLEEPABLE64K] = { "sleepable64k", api_sleepable, PVMAP_POOL_WINDOW_SIZE },
+	[PVMAP_CASE_SLEEPABLE1M] = { "sleepable1m", api_sleepable, SZ_1M },
+	[PVMAP_CASE_MISUSE] = { "misuse", api_misuse },
+};
+EXPORT_SYMBOL_NS_GPL(pvmap_api_cases, PVMAP_TEST);

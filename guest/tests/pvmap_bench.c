@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap_bench: pvmap's io_mapping engines measured against mainline's, a
+ * permanent mapping and the least a clear-on-unmap map can do, through
+ * ioctls on debugfs pvmap_bench (include/uapi/pvmap_test.h), for the
+ * guest's pvmap-bench and the tests that probe mainline's flushes. It maps
+ * what pvmap_test.ko lets it (pvmap_test_ctx_init()) and writes there.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/io-mapping.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/vmalloc.h>
+
+#include <uapi/pvmap_pattern.h>
+
+#include "pvmap_test.h"
+
+/*
+ * Benchmarks, side by side on the same aperture and offsets
+ * (PVMAP_BENCH_RUN, include/uapi/pvmap_test.h). ENGINE: pvmap (atomic,
+ * one page per map), pvmap_range (atomic range maps of up to 16 pages),
+ * mainline_local and mainline_atomic (<linux/io-mapping.h>, which on i386
+ * is __iomap_local_pfn_prot), ioremap (ioremap_wc + iounmap
+ * per map, and the lazy purge its iounmaps left, at the end of the timing),
+ * permanent (one ioremap_wc of a BENCH_WINDOW done before timing),
+ * pte_floor (the least a clear-on-unmap map can do: one PTE of a window
+ * of its own set, the page written, the PTE cleared and its TLB entry
+ * flushed, with preemption off; pvmap's PTE layer, no slot, no counter).
+ * WORKLOAD: page (map, write 4 KiB, unmap), range16 (64 KiB through 16
+ * pages), seq1m (1 MiB in order), rand4k (4 KiB at pseudo-random pages of
+ * the whole aperture; of the window for permanent), overhead (see
+ * bench_overhead()).
+ *
+ * Every pass writes a pattern of its own: the page at aperture offset O
+ * gets pvmap_pattern bytes (SEED, O mod 64 KiB), from a 16-page source
+ * filled before the clock starts, so the host can check where each page
+ * landed (tools/host/pvmaplib/benchcheck.py computes the same offsets).
+ */
+#define BENCH_WINDOW	(64UL << 20)	/* fits i386's vmalloc space */
+#define BENCH_CHUNK	16
+#define BENCH_PERIOD	(BENCH_CHUNK * PAGE_SIZE)
+
+struct bench {
+	struct pvmap_test_ctx *ctx;
+	struct io_mapping mainline;
+	void __iomem *window;
+	struct pvmap_window floor;
+	pgprot_t floor_prot;
+	u8 *src;
+	enum pvmap_bench_engine engine;
+};
+
+/* The source of the page at aperture offset @offset (page-aligned). */
+static const u8 *bench_src(const struct bench *b, u64 offset)
+{
+	return b->src + ((u32)offset & (BENCH_PERIOD - PAGE_SIZE));
+}
+
+/* The @i-th page of a walk over @pages pages: a stride, not a neighbour. */
+static u64 spread_page_offset(u32 pages, unsigned int i)
+{
+	return (u64)((i * 7919U) % pages) << PAGE_SHIFT;
+}
+
+/*
+ * Map one page at @offset through the engine; NULL if it cannot. Inline,
+ * like bench_unmap_page(): under TCG every call and return of the bench's
+ * own costs a block lookup, which each per-page engine would pay on top of
+ * its own work, pulling every overhead ratio towards 1.
+ */
+static __always_inline void __iomem *bench_map_page(struct bench *b, u64 offset)
+{
+	switch (b->engine) {
+	case PVMAP_BENCH_PVMAP:
+		return pvmap_io_mapping_map_atomic_wc(b->ctx->m, offset);
+	case PVMAP_BENCH_PVMAP_RANGE:
+		return pvmap_io_mapping_map_atomic_range_wc(b->ctx->m, offset, 1);
+	case PVMAP_BENCH_MAINLINE_LOCAL:
+		return io_mapping_map_local_wc(&b->mainline, offset);
+	case PVMAP_BENCH_MAINLINE_ATOMIC:
+		return io_mapping_map_atomic_wc(&b->mainline, offset);
+	case PVMAP_BENCH_IOREMAP:
+		return ioremap_wc(b->ctx->base + offset, PAGE_SIZE);
+	case PVMAP_BENCH_PTE_FLOOR:
+		if (!pvmap_test_has_pte_layer())
+			return NULL;
+		preempt_disable();
+		pvmap_pte_set(&b->floor, 0, (b->ctx->base + offset) >> PAGE_SHIFT, b->floor_prot);
+		return (void __iomem *)pvmap_window_va(&b->floor, 0);
+	default:
+		return NULL;
+	}
+}
+
+static __always_inline void bench_unmap_page(struct bench *b, void __iomem *p)
+{
+	switch (b->engine) {
+	case PVMAP_BENCH_PVMAP:
+		pvmap_io_mapping_unmap_atomic(p);
+		break;
+	case PVMAP_BENCH_PVMAP_RANGE:
+		pvmap_io_mapping_unmap_atomic_range(p, 1);
+		break;
+	case PVMAP_BENCH_MAINLINE_LOCAL:
+		io_mapping_unmap_local(p);
+		break;
+	case PVMAP_BENCH_MAINLINE_ATOMIC:
+		io_mapping_unmap_atomic(p);
+		break;
+	case PVMAP_BENCH_IOREMAP:
+		iounmap(p);
+		break;
+	case PVMAP_BENCH_PTE_FLOOR:
+		if (!pvmap_test_has_pte_layer())
+			break;
+		pvmap_pte_clear(&b->floor, 0);
+		pvmap_tlb_flush_local(&b->floor, 0);
+		preempt_enable();
+		break;
+	default:
+		break;
+	}
+}
+
+/* Write @npages pages at page-aligned @offset through the engine. */
+static int bench_write(struct bench *b, u64 offset, unsigned int npages)
+{
+	unsigned int i;
+	void __iomem *p;
+
+	if (b->engine == PVMAP_BENCH_PVMAP_RANGE) {
+		p = pvmap_io_mapping_map_atomic_range_wc(b->ctx->m, offset, npages);
+		if (!p)
+			return -ENOMEM;
+		memcpy_toio(p, bench_src(b, offset), npages * PAGE_SIZE);
+		pvmap_io_mapping_unmap_atomic_range(p, npages);
+		return 0;
+	}
+	if (b->engine == PVMAP_BENCH_PERMANENT) {
+		memcpy_toio(b->window + offset, bench_src(b, offset), npages * PAGE_SIZE);
+		return 0;
+	}
+	for (i = 0; i < npages; i++, offset += PAGE_SIZE) {
+		p = bench_map_page(b, offset);
+		if (!p)
+			return -ENOMEM;
+		memcpy_toio(p, bench_src(b, offset), PAGE_SIZE);
+		bench_unmap_page(b, p);
+	}
+	return 0;
+}
+
+/* xorshift32: rand4k's page sequence, the same on every CPU and on the host. */
+static u32 bench_next(u32 *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
+}
+
+/* 6.1's ioremap truncates a physical address above 4 GiB on i386 PAE. */
+static bool bench_ioremap_wrong_page(const struct pvmap_test_ctx *ctx, u32 engine)
+{
+	return engine == PVMAP_BENCH_IOREMAP && ctx->base + ctx->size > (1ULL << 32) &&
+	       !IS_ENABLED(CONFIG_64BIT);
+}
+
+static int bench_setup(struct bench *b, struct pvmap_test_ctx *ctx, u32 engine, u64 seed)
+{
+	if (engine >= PVMAP_BENCH_ENGINES)
+		return -EINVAL;
+	if (engine == PVMAP_BENCH_PTE_FLOOR && !pvmap_test_has_pte_layer())
+		return -EOPNOTSUPP;
+	*b = (struct bench){ .ctx = ctx, .engine = engine };
+	b->src = kmalloc(BENCH_PERIOD, GFP_KERNEL);
+	if (!b->src)
+		return -ENOMEM;
+	pvmap_pattern_fill(b->src, BENCH_PERIOD, seed, 0);
+	if ((engine == PVMAP_BENCH_MAINLINE_LOCAL || engine == PVMAP_BENCH_MAINLINE_ATOMIC) &&
+	    !io_mapping_init_wc(&b->mainline, ctx->base, ctx->size))
+		goto nomem;
+	if (engine == PVMAP_BENCH_PERMANENT) {
+		b->window = ioremap_wc(ctx->base, min_t(u64, BENCH_WINDOW, ctx->size));
+		if (!b->window)
+			goto nomem;
+	}
+	if (engine == PVMAP_BENCH_PTE_FLOOR) {
+		if (pvmap_window_create(&b->floor, 1))
+			goto nomem;
+		b->floor_prot = pvmap_io_mapping_prot(ctx->m);
+	}
+	return 0;
+nomem:
+	kfree(b->src);
+	return -ENOMEM;
+}
+
+static void bench_teardown(struct bench *b)
+{
+	if (b->engine == PVMAP_BENCH_PERMANENT)
+		iounmap(b->window);
+	if (b->engine == PVMAP_BENCH_MAINLINE_LOCAL || b->engine == PVMAP_BENCH_MAINLINE_ATOMIC)
+		io_mapping_fini(&b->mainline);
+	/* its one PTE is clear and flushed after every unmap */
+	if (pvmap_test_has_pte_layer() && b->engine == PVMAP_BENCH_PTE_FLOOR)
+		pvmap_window_destroy(&b->floor);
+	kfree(b->src);
+}
+
+/* The @i-th pass of @workload: its bytes in *@bytes, its writes in *@ops. */
+static int bench_pass(struct bench *b, u32 workload, unsigned int i, u32 pages, u32 wpages,
+		      u32 *state, u64 *bytes, u32 *ops)
+{
+	unsigned int n;
+	u64 off;
+	int ret = 0;
+
+	switch (workload) {
+	case PVMAP_BENCH_PAGE:
+		*bytes += PAGE_SIZE;
+		(*ops)++;
+		return bench_write(b, spread_page_offset(wpages, i), 1);
+	case PVMAP_BENCH_RANGE16:
+		off = (u64)((i * 7919U) % (wpages / BENCH_CHUNK)) * BENCH_CHUNK;
+		*bytes += BENCH_CHUNK * PAGE_SIZE;
+		(*ops)++;
+		return bench_write(b, off << PAGE_SHIFT, BENCH_CHUNK);
+	case PVMAP_BENCH_SEQ1M:
+		off = (u64)(i % (wpages >> (20 - PAGE_SHIFT))) << 20;
+		for (n = 0; n < 256 && !ret; n += BENCH_CHUNK, (*ops)++)
+			ret = bench_write(b, off + ((u64)n << PAGE_SHIFT), BENCH_CHUNK);
+		*bytes += 1 << 20;
+		return ret;
+	case PVMAP_BENCH_RAND4K:
+		*bytes += PAGE_SIZE;
+		(*ops)++;
+		return bench_write(b, (u64)(bench_next(state) % pages) << PAGE_SHIFT, 1);
+	default:
+		return -EINVAL;
+	}
+}
+
+static int bench_run(struct pvmap_test_ctx *ctx, struct pvmap_bench_run *req)
+{
+	bool permanent = req->engine == PVMAP_BENCH_PERMANENT;
+	u64 span = permanent ? min_t(u64, BENCH_WINDOW, ctx->size) : ctx->size;
+	/* 32-bit arithmetic for offsets: i386 has no 64-bit modulo in modules */
+	u32 pages = span >> PAGE_SHIFT, wpages = min_t(u32, pages, BENCH_WINDOW >> PAGE_SHIFT);
+	u32 state = (u32)req->seed | 1;
+	struct bench b;
+	unsigned int i;
+	u64 t0;
+	int ret;
+
+	if (!req->iters || req->iters > 100000 || req->workload >= PVMAP_BENCH_OVERHEAD)
+		return -EINVAL;
+	if (bench_ioremap_wrong_page(ctx, req->engine))
+		return test_skip(ctx, "ioremap maps the wrong page above 4 GiB on i386 PAE");
+	ret = bench_setup(&b, ctx, req->engine, req->seed);
+	if (ret)
+		return ret;
+
+	/*
+	 * No lazy vmap purge left pending by an earlier request (a permanent
+	 * window's or a whole-aperture mapping's iounmap) may run during this
+	 * one: that cost the first engine measured after them up to 3x.
+	 */
+	vm_unmap_aliases();
+	req->bytes = 0;
+	req->ops = 0;
+	t0 = ktime_get_ns();
+	for (i = 0; i < req->iters && !ret; i++) {
+		ret = bench_pass(&b, req->workload, i, pages, wpages, &state, &req->bytes,
+				 &req->ops);
+		if (!(i % 64))
+			cond_resched();
+	}
+	/* per-page iounmap defers its TLB flush to a lazy purge: it pays for it here */
+	if (b.engine == PVMAP_BENCH_IOREMAP)
+		vm_unmap_aliases();
+	req->ns = ktime_get_ns() - t0;
+	bench_teardown(&b);
+	if (ret)
+		return test_fail(ctx, "engine %u, workload %u: %d", req->engine, req->workload,
+				 ret);
+	return 0;
+}
+
+/*
+ * The real hazard, no demonstration engine: map page A through ENGINE
+ * (pvmap, or mainline_local: <linux/io-mapping.h>'s io_mapping_map_local_wc),
+ * write, unmap, then write through the old pointer at once, on the same
+ * CPU. On i386 without HIGHMEM mainline's unmap leaves the TLB entry, so
+ * the write lands in page A although nothing maps it; the host reads page A.
+ */
+static int bench_stale_write(struct pvmap_test_ctx *ctx, struct pvmap_bench_stale_write *req)
+{
+	static const char data[] = "guest data in page A";
+	u64 offset = pvmap_test_random_offset(ctx, 1);
+	void __iomem *vaddr;
+	struct bench b;
+	int ret;
+
+	if (req->engine != PVMAP_BENCH_PVMAP && req->engine != PVMAP_BENCH_MAINLINE_LOCAL)
+		return -EINVAL;
+	ret = bench_setup(&b, ctx, req->engine, 0);
+	if (ret)
+		return ret;
+	req->landed = false;
+	migrate_disable();
+	vaddr = bench_map_page(&b, offset);
+	if (vaddr) {
+		memcpy_toio(vaddr, data, sizeof(data));
+		bench_unmap_page(&b, vaddr);
+		req->landed = pvmap_test_store_stale(vaddr);
+	}
+	migrate_enable();
+	bench_teardown(&b);
+	if (!vaddr)
+		return test_fail(ctx, "map returned NULL");
+	req->offset = offset;
+	req->va = (unsigned long)vaddr;
+	return 0;
+}
+
+/*
+ * The mapping overhead, robust to the bursts of a TCG host: blocks of
+ * OVH_BLOCK_PAGES page writes through ENGINE and through the permanent
+ * window, alternating which goes first, each block timed; the overhead is
+ * the median over blocks of (engine - permanent), per page. The permanent
+ * window writes the lower half of the first BENCH_WINDOW, the engine the
+ * upper half, so the host still checks each engine's own pages.
+ */
+#define OVH_BLOCK_PAGES	32
+#define OVH_MAX_BLOCKS	128
+
+static int cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @v's @n values, per page of a block, in picoseconds. */
+static s64 median_ps(s64 *v, unsigned int n)
+{
+	sort(v, n, sizeof(*v), cmp_s64, NULL);
+	return div_s64(v[n / 2] * 1000, OVH_BLOCK_PAGES);
+}
+
+/* Block @k of both engines, in alternating order; its times in eng[k], perm[k]. */
+static int overhead_block(struct bench *b, struct bench *p, unsigned int k, u32 half,
+			  s64 *eng, s64 *perm)
+{
+	int first = k & 1;	/* 0: permanent first */
+	unsigned int j, n;
+	u64 t[3];
+	int ret = 0;
+
+	for (j = 0; j < 2 && !ret; j++) {
+		bool engine_now = (j ^ first) == 1;
+
+		t[j] = ktime_get_ns();
+		for (n = 0; n < OVH_BLOCK_PAGES && !ret; n++) {
+			u64 off = spread_page_offset(half, k * OVH_BLOCK_PAGES + n);
+
+			if (engine_now)
+				ret = bench_write(b, off + ((u64)half << PAGE_SHIFT), 1);
+			else
+				ret = bench_write(p, off, 1);
+		}
+	}
+	t[2] = ktime_get_ns();
+	eng[k] = first ? t[1] - t[0] : t[2] - t[1];
+	perm[k] = first ? t[2] - t[1] : t[1] - t[0];
+	return ret;
+}
+
+static int bench_overhead(struct pvmap_test_ctx *ctx, struct pvmap_bench_run *req)
+{
+	u32 half = (u32)(min_t(u64, BENCH_WINDOW, ctx->size) >> PAGE_SHIFT) / 2;
+	unsigned int blocks = min_t(unsigned int, req->iters / OVH_BLOCK_PAGES, OVH_MAX_BLOCKS);
+	s64 *diff, *eng, *perm;
+	struct bench b, p;
+	unsigned int k;
+	int ret;
+
+	if (blocks < 3 || req->engine == PVMAP_BENCH_PERMANENT)
+		return -EINVAL;
+	if (bench_ioremap_wrong_page(ctx, req->engine))
+		return test_skip(ctx, "ioremap maps the wrong page above 4 GiB on i386 PAE");
+	diff = kmalloc_array(3 * blocks, sizeof(*diff), GFP_KERNEL);
+	if (!diff)
+		return -ENOMEM;
+	eng = diff + blocks;
+	perm = eng + blocks;
+	ret = bench_setup(&b, ctx, req->engine, req->seed);
+	if (ret)
+		goto out;
+	ret = bench_setup(&p, ctx, PVMAP_BENCH_PERMANENT, req->seed);
+	if (ret)
+		goto out_b;
+	vm_unmap_aliases();	/* as in bench_run() */
+	req->ns = 0;
+	for (k = 0; k < blocks && !ret; k++) {
+		ret = overhead_block(&b, &p, k, half, eng, perm);
+		diff[k] = eng[k] - perm[k];
+		req->ns += eng[k];
+		cond_resched();
+	}
+	bench_teardown(&p);
+	req->bytes = (u64)blocks * OVH_BLOCK_PAGES * PAGE_SIZE;
+	req->ops = blocks * OVH_BLOCK_PAGES;
+	req->overhead_ps = median_ps(diff, blocks);
+	req->engine_ps = median_ps(eng, blocks);
+	req->permanent_ps = median_ps(perm, blocks);
+	if (ret)
+		test_fail(ctx, "engine %u, overhead: %d", req->engine, ret);
+	ret = 0;
+out_b:
+	bench_teardown(&b);
+out:
+	kfree(diff);
+	return ret;
+}
+
+/*
+ * How many unmaps leave a usable translation behind: COUNT pages are each
+ * mapped, written (so that its translation is in this CPU's TLB),
+ * unmapped, and its old address read with the nofault accessor, before
+ * anything else (a per-page iounmap included: its lazy purge has not run yet).
+ */
+static int bench_stale(struct pvmap_test_ctx *ctx, struct pvmap_bench_probe *req)
+{
+	u32 pages = min_t(u64, ctx->size, BENCH_WINDOW) >> PAGE_SHIFT;
+	struct bench b;
+	void __iomem *p;
+	unsigned int i;
+	int ret;
+
+	if (!req->count || req->count > 100000 || req->engine == PVMAP_BENCH_PERMANENT)
+		return -EINVAL;
+	if (bench_ioremap_wrong_page(ctx, req->engine))
+		return test_skip(ctx, "ioremap maps the wrong page above 4 GiB on i386 PAE");
+	ret = bench_setup(&b, ctx, req->engine, 0);
+	if (ret)
+		return ret;
+	req->probes = 0;
+	req->usable = 0;
+	for (i = 0; i < req->count; i++) {
+		/* the probe must run where the map did (ioremap sleeps: no preempt_disable) */
+		migrate_disable();
+		p = bench_map_page(&b, spread_page_offset(pages, i));
+		if (p) {
+			writel(i, p);
+			bench_unmap_page(&b, p);
+			req->usable += !pvmap_test_faults(p);
+			req->probes++;
+		}
+		migrate_enable();
+		if (!(i % 64))
+			cond_resched();
+	}
+	bench_teardown(&b);
+	if (req->probes != req->count)
+		return test_fail(ctx, "%u of %u maps failed", req->count - req->probes, req->count);
+	return 0;
+}
+
+/*
+ * Whether mainline's io_mapping flushes what it unmaps. COUNT pages, each
+ * tagged first through a map flushed by hand, are read back through ENGINE
+ * (mainline_local or mainline_atomic) one after another on this CPU, and
+ * each old address is read with the nofault accessor once unmapped. Without
+ * the flush (upstream i386 without HIGHMEM: docs/upstream/) the old address
+ * stays usable, and the next map, in the same fixmap slot, reaches the page
+ * before it. The tags' words are restored afterwards.
+ */
+#define FLUSH_TAG	0x70760000U
+
+/* Through a map flushed by hand: the old word at @off, @val written in its place. */
+static u32 flush_swap(struct bench *b, u64 off, u32 val)
+{
+	void __iomem *p = bench_map_page(b, off);
+	u32 old;
+
+	__flush_tlb_one_user((unsigned long)p);
+	old = readl(p);
+	writel(val, p);
+	bench_unmap_page(b, p);
+	__flush_tlb_one_user((unsigned long)p);
+	return old;
+}
+
+static int bench_flush(struct pvmap_test_ctx *ctx, struct pvmap_bench_probe *req)
+{
+	u32 pages = min_t(u64, ctx->size, BENCH_WINDOW) >> PAGE_SHIFT;
+	/* mainline's io_mapping over the probed window: its size is an unsigned long */
+	struct pvmap_test_ctx window = { .base = ctx->base, .size = (u64)pages << PAGE_SHIFT };
+	unsigned int i, count = req->count;
+	void __iomem *p;
+	struct bench b;
+	u32 *saved;
+
+	if ((req->engine != PVMAP_BENCH_MAINLINE_LOCAL &&
+	     req->engine != PVMAP_BENCH_MAINLINE_ATOMIC) || !count || count > pages ||
+	    count > 4096)
+		return -EINVAL;
+	saved = kmalloc_array(count, sizeof(*saved), GFP_KERNEL);
+	if (!saved)
+		return -ENOMEM;
+	if (bench_setup(&b, &window, req->engine, 0)) {
+		kfree(saved);
+		return -ENOMEM;
+	}
+	req->usable = 0;
+	req->misdirected = 0;
+	/* one CPU throughout: the TLB entries in question are this CPU's */
+	migrate_disable();
+	for (i = 0; i < count; i++)
+		saved[i] = flush_swap(&b, spread_page_offset(pages, i), FLUSH_TAG | i);
+	for (i = 0; i < count; i++) {
+		p = bench_map_page(&b, spread_page_offset(pages, i));
+		req->misdirected += readl(p) != (FLUSH_TAG | i);
+		bench_unmap_page(&b, p);
+		req->usable += !pvmap_test_faults(p);
+	}
+	for (i = 0; i < count; i++)
+		flush_swap(&b, spread_page_offset(pages, i), saved[i]);
+	migrate_enable();
+	bench_teardown(&b);
+	kfree(saved);
+	req->probes = count;
+	return 0;
+}
+
+/* One request: its struct in, an io_mapping of its aperture, its results out. */
+static long pvmap_bench_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+	struct pvmap_test_ctx ctx;
+	struct pvmap_test_head *h;
+	long ret;
+
+	if (cmd != PVMAP_BENCH_RUN && cmd != PVMAP_BENCH_STALE && cmd != PVMAP_BENCH_FLUSH &&
+	    cmd != PVMAP_BENCH_STALE_WRITE)
+		return -ENOTTY;
+	h = memdup_user(uarg, _IOC_SIZE(cmd));
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	ret = pvmap_test_ctx_init(&ctx, h, true);
+	if (!ret && ctx.m) {
+		if (cmd == PVMAP_BENCH_RUN &&
+		    ((struct pvmap_bench_run *)h)->workload == PVMAP_BENCH_OVERHEAD)
+			ret = bench_overhead(&ctx, (struct pvmap_bench_run *)h);
+		else if (cmd == PVMAP_BENCH_RUN)
+			ret = bench_run(&ctx, (struct pvmap_bench_run *)h);
+		else if (cmd == PVMAP_BENCH_STALE)
+			ret = bench_stale(&ctx, (struct pvmap_bench_probe *)h);
+		else if (cmd == PVMAP_BENCH_FLUSH)
+			ret = bench_flush(&ctx, (struct pvmap_bench_probe *)h);
+		else
+			ret = bench_stale_write(&ctx, (struct pvmap_bench_stale_write *)h);
+	}
+	pvmap_test_ctx_fini(&ctx);
+	if (!ret && copy_to_user(uarg, h, _IOC_SIZE(cmd)))
+		ret = -EFAULT;
+	kfree(h);
+	return ret;
+}
+
+static const struct file_operations pvmap_bench_fops = {
+	.owner = THIS_MODULE,
+	.open = nonseekable_open,
+	.unlocked_ioctl = pvmap_bench_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct dentry *pvmap_bench_file;
+
+static int __init pvmap_bench_init(void)
+{
+	pvmap_bench_file = debugfs_create_file("pvmap_bench", 0600, NULL, NULL,
+					       &pvmap_bench_fops);
+	return 0;
+}
+module_init(pvmap_bench_init);
+
+static void __exit pvmap_bench_exit(void)
+{
+	debugfs_remove(pvmap_bench_file);
+}
+module_exit(pvmap_bench_exit);
+
+MODULE_DESCRIPTION("pvmap: the io_mapping engines measured side by side");
+MODULE_IMPORT_NS(PVMAP_TEST);
+#if IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS)
+MODULE_IMPORT_NS(PVMAP_TEST_HOOKS);
+#endif
+MODULE_LICENSE("GPL");

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap_test's fixtures that read and write the host's patterns: through
+ * mainline's io_mapping, and from interrupt context on every CPU.
+ */
+
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/io-mapping.h>
+#include <linux/io.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+
+#include <uapi/pvmap_pattern.h>
+
+#include "pvmap_test.h"
+
+/*
+ * The host's pattern and the guest's, through mainline's io_mapping
+ * (<linux/io-mapping.h>): a path independent of pvmap's engine (and of
+ * sysfs resource mmaps, which IO_STRICT_DEVMEM refuses while pvmap holds
+ * the BAR). Not ioremap_wc() of the pages: 6.1's ioremap truncates a
+ * physical address above 4 GiB on i386 PAE. Each page is flushed from this
+ * CPU's TLB once mapped, because on i386 without HIGHMEM mainline's
+ * kunmap_local does not flush, and a stale entry would read another page.
+ * With fill, the range gets the pattern; else the first wrong byte's offset.
+ */
+int pvmap_test_mainline(struct pvmap_test_ctx *ctx, void *arg)
+{
+	struct pvmap_test_pattern *req = arg;
+	u64 offset = req->offset, len = req->len, seed = req->seed;
+	u64 start = offset & PAGE_MASK, done, bad = len;
+	struct io_mapping mainline;
+	bool fill = req->fill;
+
+	if (!len || offset >= ctx->size || len > ctx->size - offset || len > SZ_1M)
+		return -EINVAL;
+	/* Just the pages concerned: io_mapping's size is an unsigned long. */
+	if (!io_mapping_init_wc(&mainline, ctx->base + start, PAGE_ALIGN(offset + len) - start))
+		return test_fail(ctx, "io_mapping_init_wc");
+	for (done = 0; done < len; ) {
+		u64 pos = offset + done;
+		size_t n = min_t(u64, len - done, PAGE_SIZE - offset_in_page(pos));
+		void __iomem *page = io_mapping_map_local_wc(&mainline,
+							     (pos & PAGE_MASK) - start);
+		u64 at = n;
+
+		__flush_tlb_one_user((unsigned long)page);
+		if (fill) {
+			pvmap_pattern_fill(ctx->buf, n, seed, pos);
+			memcpy_toio(page + offset_in_page(pos), ctx->buf, n);
+		} else {
+			memcpy_fromio(ctx->buf, page + offset_in_page(pos), n);
+			at = pvmap_pattern_check(ctx->buf, n, seed, pos);
+		}
+		io_mapping_unmap_local(page);
+		if (at != n) {
+			bad = done + at;
+			break;
+		}
+		done += n;
+	}
+	io_mapping_fini(&mainline);
+	req->bad = offset + bad;
+	if (bad != len)
+		return test_fail(ctx, "pattern differs at aperture offset %#llx", offset + bad);
+	return 0;
+}
+
+/*
+ * Atomic maps from interrupt context, as a driver's interrupt handler or
+ * tasklet makes them, while tasks map on the same CPUs: on every online
+ * CPU an hrtimer fires every IRQ_LOAD_PERIOD_NS (hardirq) and schedules a
+ * tasklet (softirq). Each maps one page of the region [@offset, +@npages
+ * pages), which holds the pattern @seed: reads 64 bytes back and compares,
+ * writes them again, unmaps. A slot mixed up with a task's shows as bytes
+ * read wrong here or as bytes written into the task's pages (the host
+ * checks both regions). The rates are each CPU's maps per second, the
+ * lowest of the CPUs; a late timer skips the periods it missed.
+ * refused: the wrong maps that returned NULL.
+ */
+#define IRQ_LOAD_BYTES		64
+#define IRQ_LOAD_PERIOD_NS	(500 * NSEC_PER_USEC)	/* 2 kHz asked, >= 1 kHz wanted */
+
+struct irq_load_cpu {
+	struct hrtimer timer;
+	struct tasklet_struct tasklet;
+	struct irq_load *load;
+	unsigned int index;	/* this CPU's share of the region */
+	unsigned long hard, soft, wrong, refused, next;
+};
+
+struct irq_load {
+	struct pvmap_io_mapping *m;
+	u64 offset, seed;
+	unsigned int pages_per_context;
+	bool stop;
+	struct irq_load_cpu *cpus;	/* nr_cpu_ids of them */
+};
+
+static void irq_load_map(struct irq_load_cpu *c, bool hard)
+{
+	struct irq_load *load = c->load;
+	unsigned long n = c->next++;
+	unsigned int page = (c->index * 2 + hard) * load->pages_per_context +
+			    n % load->pages_per_context;
+	u64 off = load->offset + ((u64)page << PAGE_SHIFT) +
+		  (n * IRQ_LOAD_BYTES) % PAGE_SIZE;
+	u8 want[IRQ_LOAD_BYTES], got[IRQ_LOAD_BYTES];
+	void __iomem *vaddr;
+
+	vaddr = pvmap_io_mapping_map_atomic_wc(load->m, off);
+	if (!vaddr) {
+		c->wrong++;
+		c->refused++;
+		return;
+	}
+	pvmap_pattern_fill(want, sizeof(want), load->seed, off);
+	memcpy_fromio(got, vaddr, sizeof(got));
+	c->wrong += memcmp(got, want, sizeof(want)) != 0;
+	memcpy_toio(vaddr, want, sizeof(want));
+	pvmap_io_mapping_unmap_atomic(vaddr);
+}
+
+static void irq_load_tasklet(struct tasklet_struct *t)
+{
+	struct irq_load_cpu *c = from_tasklet(c, t, tasklet);
+
+	irq_load_map(c, false);
+	c->soft++;
+}
+
+static enum hrtimer_restart irq_load_timer(struct hrtimer *t)
+{
+	struct irq_load_cpu *c = container_of(t, struct irq_load_cpu, timer);
+
+	irq_load_map(c, true);
+	c->hard++;
+	tasklet_schedule(&c->tasklet);
+	if (READ_ONCE(c->load->stop))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(IRQ_LOAD_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+/* On the CPU itself: a pinned timer fires where it was started. */
+static void irq_load_start(void *arg)
+{
+	struct irq_load_cpu *c = arg;
+
+	hrtimer_start(&c->timer, ns_to_ktime(IRQ_LOAD_PERIOD_NS), HRTIMER_MODE_REL_PINNED);
+}
+
+/* Stop every CPU's timer and tasklet; their counts summed into @req. */
+static void irq_load_stop(struct irq_load *load, struct pvmap_test_irq_load *req, u64 ns)
+{
+	unsigned long min_hard = ULONG_MAX, min_soft = ULONG_MAX;
+	unsigned int cpu;
+
+	WRITE_ONCE(load->stop, true);
+	for_each_online_cpu(cpu) {
+		struct irq_load_cpu *c = &load->cpus[cpu];
+
+		if (!c->load)
+			continue;
+		hrtimer_cancel(&c->timer);
+		tasklet_kill(&c->tasklet);
+		req->hardirq += c->hard;
+		req->softirq += c->soft;
+		req->wrong += c->wrong;
+		req->refused += c->refused;
+		min_hard = min(min_hard, c->hard);
+		min_soft = min(min_soft, c->soft);
+	}
+	req->hardirq_hz = div64_u64((u64)min_hard * NSEC_PER_SEC, ns);
+	req->softirq_hz = div64_u64((u64)min_soft * NSEC_PER_SEC, ns);
+}
+
+int pvmap_test_irq_load(struct pvmap_test_ctx *ctx, void *arg)
+{
+	struct pvmap_test_irq_load *req = arg;
+	struct irq_load load = { .m = ctx->m, .offset = req->offset, .seed = req->seed };
+	unsigned int cpu;
+	u64 t0;
+
+	if (!req->npages || req->offset >= ctx->size ||
+	    req->npages > (ctx->size - req->offset) >> PAGE_SHIFT ||
+	    !req->msecs || req->msecs > 60000)
+		return -EINVAL;
+	load.pages_per_context = div_u64(req->npages, 2 * num_online_cpus());
+	if (!load.pages_per_context)
+		return -EINVAL;
+	load.cpus = kcalloc(nr_cpu_ids, sizeof(*load.cpus), GFP_KERNEL);
+	if (!load.cpus)
+		return -ENOMEM;
+
+	req->hardirq = 0;
+	req->softirq = 0;
+	req->wrong = 0;
+	req->refused = 0;
+	req->cpus = 0;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct irq_load_cpu *c = &load.cpus[cpu];
+
+		c->load = &load;
+		c->index = req->cpus++;
+		hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		c->timer.function = irq_load_timer;
+		tasklet_setup(&c->tasklet, irq_load_tasklet);
+		smp_call_function_single(cpu, irq_load_start, c, 1);
+	}
+	t0 = ktime_get_ns();
+	msleep(req->msecs);
+	irq_load_stop(&load, req, ktime_get_ns() - t0);
+	cpus_read_unlock();
+	kfree(load.cpus);
+	if (req->wrong)
+		return test_fail(ctx, "%llu of the maps in interrupts read wrong bytes or none",
+				 req->wrong);
+	return 0;
+}

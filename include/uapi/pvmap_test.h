@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * The ABI of pvmap's test modules (guest/tests/), for test machines only:
+ * pvmap_test.ko's ioctls on debugfs pvmap_test (the io_mapping API's cases
+ * on kernels without KUnit, and the fixtures a test coordinates with the
+ * host) and pvmap_bench.ko's on debugfs pvmap_bench (the bench engines), on
+ * the model of mm/gup_test.h. Fixed-width fields and explicit padding only,
+ * so i386 and x86_64 user space see one layout (tests/unit/test_pattern.c).
+ *
+ * Every request starts with struct pvmap_test_head: the aperture it is
+ * about, and how it ended. An ioctl that fails (-1) did not run: EPERM when
+ * the range is no aperture the test modules may map, EINVAL for arguments
+ * out of range. One that ran returns 0 with its verdict in status and its
+ * results in the typed fields; msg is for people, never parsed.
+ */
+#ifndef _UAPI_PVMAP_TEST_H
+#define _UAPI_PVMAP_TEST_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define PVMAP_TEST_MSG_LEN	120
+
+enum pvmap_test_status {
+	PVMAP_TEST_PASS		= 0,
+	PVMAP_TEST_FAIL		= 1,
+	PVMAP_TEST_SKIP		= 2,
+};
+
+struct pvmap_test_head {
+	__u64 base;			/* in: the aperture's physical address */
+	__u64 size;			/* in: its size in bytes */
+	__u32 status;			/* out: enum pvmap_test_status */
+	__u32 pad;
+	char msg[PVMAP_TEST_MSG_LEN];	/* out: what happened, for people */
+};
+
+/* The io_mapping API's own cases (guest/tests/pvmap_api_cases.c). */
+enum pvmap_test_case {
+	PVMAP_CASE_NESTED,
+	PVMAP_CASE_RANGE1,
+	PVMAP_CASE_RANGE2,
+	PVMAP_CASE_RANGE16,
+	PVMAP_CASE_RANGEMAX,
+	PVMAP_CASE_STALE,
+	PVMAP_CASE_SLEEPABLE4K,
+	PVMAP_CASE_SLEEPABLE64K,
+	PVMAP_CASE_SLEEPABLE1M,
+	PVMAP_CASE_MISUSE,
+	PVMAP_CASE_COUNT,
+};
+
+struct pvmap_test_api {
+	struct pvmap_test_head h;
+	__u32 id;			/* in: enum pvmap_test_case */
+	__u32 warns;			/* out: the WARNs the case provoked (misuse) */
+};
+
+/* The cache mode a PTE selects under the kernel's PAT table. */
+enum pvmap_memtype {
+	PVMAP_MEMTYPE_NONE	= 0,	/* no present PTE */
+	PVMAP_MEMTYPE_UC_MINUS	= 1,
+	PVMAP_MEMTYPE_UC	= 2,
+	PVMAP_MEMTYPE_WB	= 3,
+	PVMAP_MEMTYPE_WT	= 4,
+	PVMAP_MEMTYPE_WC	= 5,
+	PVMAP_MEMTYPE_WP	= 6,
+	PVMAP_MEMTYPE_OTHER	= 7,
+};
+
+/*
+ * MEMTYPE_HOLD: an atomic slot's memtype, then a sleepable map held until
+ * MEMTYPE_RELEASE (from another process); MEMTYPE_QUERY: the held map (va 0
+ * while none is).
+ */
+struct pvmap_test_memtype {
+	struct pvmap_test_head h;
+	__u64 va;			/* out: the held map's address */
+	__u64 pa;			/* out: its physical address */
+	__u32 slot;			/* out: enum pvmap_memtype of the atomic slot */
+	__u32 held;			/* out: enum pvmap_memtype of the held map */
+	__u32 pat;			/* out: PAT enabled */
+	__u32 large;			/* out: the held map's PTE is a large page's */
+};
+
+/* MEMTYPE_CONFLICT: create_wc over an aperture with a UC- register page. */
+struct pvmap_test_conflict {
+	struct pvmap_test_head h;
+	__s32 refused;			/* out: create_wc's error, 0 when it gave one */
+	__u32 granted;			/* out: enum pvmap_memtype of the io_mapping */
+	__u32 slot, pool, large;	/* out: enum pvmap_memtype of each kind of map */
+	__u32 is_wc;			/* out: pvmap_io_mapping_is_wc() */
+};
+
+/* UC_HOLD / UC_RELEASE: the same register page, held across requests. */
+struct pvmap_test_uc {
+	struct pvmap_test_head h;
+	__u32 memtype;			/* out: enum pvmap_memtype of the held page */
+	__u32 pad;
+};
+
+/* POOL_HOLD (offset in; va, val out) / POOL_RELEASE (stale out). */
+struct pvmap_test_pool {
+	struct pvmap_test_head h;
+	__u64 offset;			/* in: the page held */
+	__u64 va;			/* out: its address */
+	__u32 val;			/* out: its first u32 */
+	__u32 stale;			/* out: CPUs that could read it after the unmap */
+};
+
+/* PROBE: a read of @va (vmalloc space only) on @cpu, in an IPI. */
+struct pvmap_test_probe {
+	struct pvmap_test_head h;
+	__u64 va;			/* in */
+	__u32 cpu;			/* in */
+	__u32 faulted;			/* out: the read faulted */
+	__u32 val;			/* out: what it read */
+	__u32 pad;
+};
+
+#define PVMAP_TEST_F_KMEMLEAK		0x0001
+#define PVMAP_TEST_F_LOCKDEP		0x0002
+#define PVMAP_TEST_F_DEBUG_PAGEALLOC	0x0004
+#define PVMAP_TEST_F_DEBUG_KMAP_LOCAL	0x0008
+#define PVMAP_TEST_F_DEBUG_ATOMIC_SLEEP	0x0010
+#define PVMAP_TEST_F_PTI		0x0020
+#define PVMAP_TEST_F_PAT		0x0040
+#define PVMAP_TEST_F_HIGHMEM		0x0080
+#define PVMAP_TEST_F_KUNIT		0x0100
+#define PVMAP_TEST_F_PTE_LAYER		0x0200	/* pvmap built with TEST_HOOKS */
+
+/* FACILITIES: what this kernel has of what the suite leans on. */
+struct pvmap_test_facilities {
+	struct pvmap_test_head h;
+	__u32 flags;			/* out: PVMAP_TEST_F_* */
+	__u32 paging;			/* out: page-table levels */
+};
+
+/* HAZARD_MAP (va, offset, demo out) / HAZARD_WRITE (landed out). */
+struct pvmap_test_hazard {
+	struct pvmap_test_head h;
+	__u64 va;
+	__u64 offset;
+	__u32 demo;			/* the module was loaded with hazard_demo=1 */
+	__u32 landed;			/* the write through the old pointer landed */
+};
+
+/* MAINLINE: the pattern through mainline's io_mapping, checked or filled. */
+struct pvmap_test_pattern {
+	struct pvmap_test_head h;
+	__u64 offset, len, seed;	/* in: len <= 1 MiB */
+	__u32 fill;			/* in: write it, else check it */
+	__u32 pad;
+	__u64 bad;			/* out: aperture offset of the first wrong byte */
+};
+
+/* IRQ_LOAD: atomic maps from hardirq and softirq on every CPU for msecs. */
+struct pvmap_test_irq_load {
+	struct pvmap_test_head h;
+	__u64 offset, npages, msecs, seed;		/* in */
+	__u64 hardirq, softirq, wrong, refused;		/* out: maps, all CPUs */
+	__u64 hardirq_hz, softirq_hz;			/* out: the slowest CPU's rates */
+	__u32 cpus;
+	__u32 pad;
+};
+
+/* PV_REFUSALS: one request Xen refuses or adjusts, and its outcome. */
+struct pvmap_test_pv_case {
+	__u64 val;			/* the PTE asked */
+	__u64 pte;			/* the PTE after */
+	__s32 err;			/* the hypervisor's answer */
+	__u32 pad;
+};
+
+struct pvmap_test_pv {
+	struct pvmap_test_head h;
+	__u64 ptr;			/* out: the PTE's machine address */
+	struct pvmap_test_pv_case wb, outside, reserved;
+};
+
+/* PV_PING: the channel's round trip. */
+struct pvmap_test_ping {
+	struct pvmap_test_head h;
+	__u64 n, median_ns, min_ns, max_ns;
+};
+
+/* PV_HOLD (va, frame out) / PV_RELEASE. */
+struct pvmap_test_pv_hold {
+	struct pvmap_test_head h;
+	__u64 va;
+	__u64 frame;
+};
+
+#define PVMAP_TEST_MAGIC	'P'
+#define PVMAP_TEST_API		_IOWR(PVMAP_TEST_MAGIC, 0x01, struct pvmap_test_api)
+#define PVMAP_TEST_MEMTYPE_HOLD	_IOWR(PVMAP_TEST_MAGIC, 0x02, struct pvmap_test_memtype)
+#define PVMAP_TEST_MEMTYPE_QUERY _IOWR(PVMAP_TEST_MAGIC, 0x03, struct pvmap_test_memtype)
+#define PVMAP_TEST_MEMTYPE_RELEASE _IOWR(PVMAP_TEST_MAGIC, 0x04, struct pvmap_test_memtype)
+#define PVMAP_TEST_MEMTYPE_CONFLICT _IOWR(PVMAP_TEST_MAGIC, 0x05, struct pvmap_test_conflict)
+#define PVMAP_TEST_UC_HOLD	_IOWR(PVMAP_TEST_MAGIC, 0x06, struct pvmap_test_uc)
+#define PVMAP_TEST_UC_RELEASE	_IOWR(PVMAP_TEST_MAGIC, 0x07, struct pvmap_test_uc)
+#define PVMAP_TEST_POOL_HOLD	_IOWR(PVMAP_TEST_MAGIC, 0x08, struct pvmap_test_pool)
+#define PVMAP_TEST_POOL_RELEASE	_IOWR(PVMAP_TEST_MAGIC, 0x09, struct pvmap_test_pool)
+#define PVMAP_TEST_PROBE	_IOWR(PVMAP_TEST_MAGIC, 0x0a, struct pvmap_test_probe)
+#define PVMAP_TEST_FACILITIES	_IOWR(PVMAP_TEST_MAGIC, 0x0b, struct pvmap_test_facilities)
+#define PVMAP_TEST_HAZARD_MAP	_IOWR(PVMAP_TEST_MAGIC, 0x0c, struct pvmap_test_hazard)
+#define PVMAP_TEST_HAZARD_WRITE	_IOWR(PVMAP_TEST_MAGIC, 0x0d, struct pvmap_test_hazard)
+#define PVMAP_TEST_MAINLINE	_IOWR(PVMAP_TEST_MAGIC, 0x0e, struct pvmap_test_pattern)
+#define PVMAP_TEST_IRQ_LOAD	_IOWR(PVMAP_TEST_MAGIC, 0x0f, struct pvmap_test_irq_load)
+#define PVMAP_TEST_PV_REFUSALS	_IOWR(PVMAP_TEST_MAGIC, 0x10, struct pvmap_test_pv)
+#define PVMAP_TEST_PV_PING	_IOWR(PVMAP_TEST_MAGIC, 0x11, struct pvmap_test_ping)
+#define PVMAP_TEST_PV_HOLD	_IOWR(PVMAP_TEST_MAGIC, 0x12, struct pvmap_test_pv_hold)
+#define PVMAP_TEST_PV_RELEASE	_IOWR(PVMAP_TEST_MAGIC, 0x13, struct pvmap_test_pv_hold)
+
+/* pvmap_bench.ko: the engines measured side by side. */
+enum pvmap_bench_engine {
+	PVMAP_BENCH_PVMAP,		/* atomic, one page per map */
+	PVMAP_BENCH_PVMAP_RANGE,	/* atomic range maps of up to 16 pages */
+	PVMAP_BENCH_MAINLINE_LOCAL,	/* <linux/io-mapping.h>'s map_local */
+	PVMAP_BENCH_MAINLINE_ATOMIC,	/* and map_atomic */
+	PVMAP_BENCH_IOREMAP,		/* ioremap_wc + iounmap per map */
+	PVMAP_BENCH_PERMANENT,		/* one ioremap_wc before timing */
+	PVMAP_BENCH_PTE_FLOOR,		/* one PTE set, cleared, flushed */
+	PVMAP_BENCH_ENGINES,
+};
+
+enum pvmap_bench_workload {
+	PVMAP_BENCH_PAGE,		/* map, write 4 KiB, unmap */
+	PVMAP_BENCH_RANGE16,		/* 64 KiB through 16 pages */
+	PVMAP_BENCH_SEQ1M,		/* 1 MiB in order */
+	PVMAP_BENCH_RAND4K,		/* 4 KiB at pseudo-random pages */
+	PVMAP_BENCH_OVERHEAD,		/* engine against the permanent window */
+	PVMAP_BENCH_WORKLOADS,
+};
+
+/* RUN: ITERS passes of WORKLOAD through ENGINE, each page its own pattern. */
+struct pvmap_bench_run {
+	struct pvmap_test_head h;
+	__u32 engine, workload;		/* in */
+	__u32 iters;			/* in: <= 100000 */
+	__u32 ops;			/* out */
+	__u64 seed;			/* in */
+	__u64 ns, bytes;		/* out */
+	__s64 overhead_ps, engine_ps, permanent_ps;	/* out: overhead only */
+};
+
+/*
+ * STALE: count single-page maps, each old address read after its unmap;
+ * FLUSH: mainline's io_mapping (engine mainline_*) flushing what it unmaps.
+ */
+struct pvmap_bench_probe {
+	struct pvmap_test_head h;
+	__u32 engine, count;		/* in */
+	__u32 probes, usable;		/* out: reads that did not fault */
+	__u32 misdirected;		/* out (FLUSH): maps that read the page before */
+	__u32 pad;
+};
+
+/* STALE_WRITE: map, write, unmap, write through the old pointer at once. */
+struct pvmap_bench_stale_write {
+	struct pvmap_test_head h;
+	__u32 engine;			/* in: pvmap or mainline_local */
+	__u32 landed;			/* out */
+	__u64 offset, va;		/* out */
+};
+
+#define PVMAP_BENCH_RUN		_IOWR(PVMAP_TEST_MAGIC, 0x40, struct pvmap_bench_run)
+#define PVMAP_BENCH_STALE	_IOWR(PVMAP_TEST_MAGIC, 0x41, struct pvmap_bench_probe)
+#define PVMAP_BENCH_FLUSH	_IOWR(PVMAP_TEST_MAGIC, 0x42, struct pvmap_bench_probe)
+#define PVMAP_BENCH_STALE_WRITE	_IOWR(PVMAP_TEST_MAGIC, 0x43, struct pvmap_bench_stale_write)
+
+#endif /* _UAPI_PVMAP_TEST_H */
