@@ -17,7 +17,7 @@ import re
 
 REGISTRY = {}  # guest test name: its HostHalf subclass
 
-HOST_LINE = re.compile(r"^# pvmap-host: (\S+) ?(.*)")
+HOST_LINE = re.compile(r"# pvmap-host: (\S+) ?(.*)")  # anywhere: a kernel message may precede it
 SYNC_LINE = re.compile(r"^pvmap-sync: (\S+)")
 # the kselftest harness: "#  RUN           FIXTURE.NAME ..."; the name is after the last '.'
 RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+)")
@@ -134,7 +134,7 @@ class Dispatcher:
             self.run_seen = True
             self.start(test_name(m.group(1)))
             return
-        m = HOST_LINE.match(line)
+        m = HOST_LINE.search(line)
         if m:
             if not self.fallback():
                 if self.half:
