@@ -86,11 +86,17 @@ class HostHalf:
 
     def verdict(self):
         """'pass', 'fail' or 'none' (nothing checked), and the diagnostic lines."""
-        diags = []
-        for label, ok, ds in self.checks:
+        diags, i = [], 0
+        while i < len(self.checks):
+            label, ok, ds = self.checks[i]
+            n = 1  # passes in a row under one label (a pattern per PWRITE): one line
+            while ok and i + n < len(self.checks) and self.checks[i + n][:2] == (label, True):
+                n += 1
             diags.append(f"host: {label}: {'ok' if ok else 'FAILED'}" +
+                         (f" ({n} checks, the first)" if n > 1 else "") +
                          (f": {ds[0]}" if ds else ""))
             diags += [f"host:   {d}" for d in ds[1:]]
+            i += n
         if not self.checks:
             return "none", [f"host: could not check: the host half of {self.name} saw "
                             "no line and no handshake of its test"]
