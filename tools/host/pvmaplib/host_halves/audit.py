@@ -105,7 +105,8 @@ class Unplug(PatternHalf):
             self.check("hot_replug_added", False, str(e))
             return
         if env.hv:  # the guest places its BAR anew: the hypervisor must know it
-            self.check("pv_apertures_granted", *env.hv.grant_apertures(env.qmp))
+            ok, diags = env.hv.grant_apertures(env.qmp)
+            self.check("pv_apertures_granted", ok, *diags)
 
 
 host_half("hot_unplug")(Unplug)
