@@ -11,6 +11,7 @@ from . import host_half, kv
 from .actions import read_backing
 from .audit import Hazard
 from .drm import Frame, screendump
+from .patterns import Trace
 
 STALE_MSG = b"STALE WRITE through a pointer the guest had unmapped!!!!!"[:56]
 
@@ -87,10 +88,11 @@ def print_outcomes(outcomes):
 
 
 @host_half("pvmap-bench")
-class Bench(Frame):
+class Bench(Frame, Trace):
     """Where each pass's bytes landed ('# pvmap-bench-verify:'), pvmap-hv's count
     of each PV pass's calls ('# pvmap-hv-bench:') and pvmap-drmfps's frames, into
-    the console log for tools/host/bench-report, which judges them."""
+    the console log for tools/host/bench-report, which judges them; the PTE trace
+    of a 1 MiB PWRITE next to the log (tests/check replays it)."""
 
     def __init__(self, env, name):
         super().__init__(env, name)
