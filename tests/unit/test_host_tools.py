@@ -19,7 +19,7 @@ import unittest
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "host"))
-from pvmaplib import console, ktap, screen  # noqa: E402
+from pvmaplib import console, host_halves, ktap, screen  # noqa: E402
 from pvmaplib.qmp import QMP, QMPError, pci_memory_bars  # noqa: E402
 
 GOOD = ["[    1.0] boot", "KTAP version 1", "1..2", "ok 1 a", "# note", "not ok 2 b",
@@ -545,6 +545,144 @@ class ScreenSMPTE(unittest.TestCase):
             finally:
                 sys.stdout = saved
                 out.close()
+
+
+class FakeEnv:
+    """What a host half sees of the runner: the backing file and the log's name."""
+
+    def __init__(self, tmp):
+        self.shm = os.path.join(tmp, "ivshmem")
+        with open(self.shm, "wb") as f:
+            f.truncate(1 << 20)
+        self.args = type("Args", (), {"log": os.path.join(tmp, "guest.log"),
+                                      "show_output": False, "pv_unusable": False})()
+        self.qmp = self.hv = None
+
+    def write(self, off, data):
+        with open(self.shm, "r+b") as f:
+            f.seek(off)
+            f.write(data)
+
+
+@host_halves.host_half("unit_probe", "unit-prog")
+class Probe(host_halves.HostHalf):
+    """A host half that records what reaches it; 'probe-fail' makes it fail."""
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.seen = []
+
+    def line_probe(self, text):
+        self.seen.append(("line", text))
+
+    def sync_probe(self):
+        self.seen.append(("sync", "probe"))
+        self.check("probe", True, "answered")
+
+    def sync_probe_fail(self):
+        self.check("probe", False, "the host found it wrong")
+
+
+def run_transcript(env, lines, first=None):
+    """Feed @lines as the runner does (handshakes too): (merged KTAP, halves)."""
+    d = host_halves.Dispatcher(env, first)
+    for line in lines:
+        d.feed(line)
+        m = host_halves.SYNC_LINE.match(line)
+        if m:
+            d.sync(m.group(1))
+    verdicts = d.finish()
+    return host_halves.merge(lines, verdicts)[0], d.halves
+
+
+HARNESS_RUN = ["TAP version 13", "1..3",
+           "#  RUN           global.module_loaded ...", "ok 1 global.module_loaded",
+           "#  RUN           global.unit_probe ...", "# pvmap-host: probe a=1",
+           "pvmap-sync: probe", "ok 2 global.unit_probe",
+           "#  RUN           global.trace_1mib_pwrite ...",
+           "# pvmap-host: trace off=0x1000 len=0x20", "pvmap-sync: trace",
+           "ok 3 global.trace_1mib_pwrite",
+           "# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0"]
+
+
+class HostHalves(unittest.TestCase):
+    """The registry's dispatch by test name and the one verdict per test."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.env = FakeEnv(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_every_half_under_a_test_name(self):
+        for name, cls in host_halves.REGISTRY.items():
+            self.assertTrue(issubclass(cls, host_halves.HostHalf), name)
+            self.assertTrue(cls.tags() or cls.finish is not host_halves.HostHalf.finish, name)
+
+    def test_run_line_names_the_current_test(self):
+        self.env.write(0x1000, b"# tracer: nop\n")
+        out, halves = run_transcript(self.env, HARNESS_RUN)
+        self.assertEqual(halves["unit_probe"][0].seen, [("line", "a=1"), ("sync", "probe")])
+        self.assertEqual(sorted(halves), ["trace_1mib_pwrite", "unit_probe"])
+        self.assertIn("ok 2 global.unit_probe", out)
+        self.assertIn("ok 3 global.trace_1mib_pwrite", out)
+        self.assertIn("# host: probe: ok: answered", out)
+        self.assertEqual(ktap.totals(out)[:2], (3, 0))
+
+    def test_host_failure_reaches_the_verdict(self):
+        # no tracefs header where the guest said its trace is: the host half fails
+        out, _ = run_transcript(self.env, HARNESS_RUN)
+        self.assertIn("not ok 3 global.trace_1mib_pwrite", out)
+        self.assertNotIn("ok 3 global.trace_1mib_pwrite", out)
+        self.assertTrue(any(ln.startswith("# host: trace_saved: FAILED") for ln in out))
+        self.assertEqual(ktap.totals(out)[:2], (2, 1))
+        lines = [ln.replace("pvmap-sync: probe", "pvmap-sync: probe-fail") for ln in HARNESS_RUN]
+        self.assertIn("not ok 2 global.unit_probe", run_transcript(self.env, lines)[0])
+
+    def test_guest_failure_stays_a_failure(self):
+        self.env.write(0x1000, b"# tracer: nop\n")
+        lines = [ln.replace("ok 2 global", "not ok 2 global") for ln in HARNESS_RUN]
+        out, _ = run_transcript(self.env, lines)
+        self.assertIn("not ok 2 global.unit_probe", out)
+        self.assertEqual(ktap.totals(out)[:2], (2, 1))
+
+    def test_nothing_checked_is_not_a_pass(self):
+        lines = ["TAP version 13", "1..1", "#  RUN           global.unit_probe ...",
+                 "ok 1 global.unit_probe", "# Totals: pass:1 fail:0 skip:0 total:1"]
+        out, _ = run_transcript(self.env, lines)
+        self.assertIn("not ok 1 global.unit_probe", out)
+        self.assertTrue(any("could not check" in ln for ln in out))
+        skipped = [ln.replace("ok 1 global.unit_probe", "ok 1 global.unit_probe # SKIP no")
+                   for ln in lines]
+        out, _ = run_transcript(self.env, skipped)
+        self.assertIn("ok 1 global.unit_probe # SKIP no", out)
+
+    def test_handshake_no_half_answers_fails_its_test(self):
+        lines = ["TAP version 13", "1..1", "#  RUN           global.module_loaded ...",
+                 "pvmap-sync: probe", "ok 1 global.module_loaded"]
+        out, _ = run_transcript(self.env, lines)
+        self.assertIn("not ok 1 global.module_loaded", out)
+
+    def test_program_name_before_any_run_line(self):
+        lines = ["# pvmap-host: probe b=2", "pvmap-sync: probe"]
+        _, halves = run_transcript(self.env, lines, first="unit-prog")
+        self.assertEqual(halves["unit-prog"][0].seen, [("line", "b=2"), ("sync", "probe")])
+
+    def test_fallback_without_run_lines(self):
+        # the guest before the harness: the test is named only after it ran
+        self.env.write(0x1000, b"# tracer: nop\n")
+        lines = ["KTAP version 1", "1..2", "ok 1 module_loaded",
+                 "# pvmap-host: trace off=0x1000 len=0x20", "pvmap-sync: trace",
+                 "ok 2 trace_1mib_pwrite", "# Totals: pass:2 fail:0 skip:0 total:2"]
+        out, halves = run_transcript(self.env, lines)
+        self.assertEqual(list(halves), ["trace_1mib_pwrite"])
+        self.assertIn("# host: trace_saved: ok: 32 bytes to "
+                      f"{os.path.relpath(self.env.args.log[:-4] + '-trace.txt', host_halves.actions.TOP)}",
+                      out)
+        self.env.write(0x1000, b"no trace")
+        out, _ = run_transcript(self.env, lines)
+        self.assertIn("not ok 2 trace_1mib_pwrite", out)
 
 
 class KTAPResult(unittest.TextTestResult):

@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Host halves that look at the guest's page tables through pvmap-audit, and
+the hot-unplug tests (QMP device_del / device_add of the ivshmem aperture)."""
+
+import os
+import time
+
+from ..qmp import QMP, QMPError
+from . import host_half, kv
+from .actions import LiveHalf, PatternHalf, audit_mappings, flags_set, read_backing, \
+    write_backing
+
+SENTINEL = b"HOST SENTINEL: page A now belongs to someone else. ".ljust(64, b"#")
+
+
+@host_half("audit_quiesced")
+class Quiesced(LiveHalf):
+    """The auditor finds no stale aperture mapping in the quiet guest; with
+    --audit-barrier another process audits this guest (and others) meanwhile."""
+    label = "audit_quiesced_clean"
+
+    def sync_audit(self):
+        if self.env.args.audit_barrier:
+            self.wait_at_barrier(self.env.args.audit_barrier)
+            return
+        rc, out = self.audit()
+        self.check(self.label, rc == 0, *out.strip().splitlines()[:12])
+
+    def wait_at_barrier(self, barrier):
+        env = self.env
+        name = os.path.basename(env.args.log).removesuffix(".log")
+        with open(os.path.join(barrier, f"{name}.live"), "w") as f:
+            f.write("\n".join(self.live) + "\n")
+        self.live = []
+        env.qmp.close()
+        with open(os.path.join(barrier, f"{name}.ready"), "w") as f:
+            f.write(env.qmp_path)
+        deadline = time.monotonic() + 120
+        while not os.path.exists(os.path.join(barrier, "go")) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        env.qmp = QMP(env.qmp_path).connect()
+        self.check("audit_barrier_released", os.path.exists(os.path.join(barrier, "go")))
+
+
+@host_half("memtype_wc")
+class Memtype(LiveHalf):
+    """The held map's flags in pvmap-audit's view of the page tables: WC, not UC-."""
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.memtype = None
+
+    def line_memtype(self, text):
+        f = kv(text)
+        self.memtype = (int(f["va"], 16), int(f["pa"], 16), f["mode"], f["level"])
+
+    def sync_memtype(self):
+        va, pa, mode, level = self.memtype
+        live, self.live = self.live, []
+        mappings, rc, out = audit_mappings(self.env, live)
+        mappings = mappings or []
+        # The entry that maps va to pa. A large one ('P') may be 2 MiB or
+        # 1 GiB: `info tlb` does not say, so up to 1 GiB is accepted.
+        found = [m for m in mappings if 0 <= va - m["va"] < ((1 << 30) if m["flags"][2] == "P"
+                                                              else 4096)
+                 and m["pa"] + (va - m["va"]) == pa]
+        flags = found[0]["flags"] if found else ""
+        on = flags_set(flags)
+        # Linux's PAT table: WC is PAT index 1, i.e. PWT alone (P is the
+        # PAT bit of a 4 KiB PTE; in a large-page entry it is PS instead).
+        wc = bool(flags) and "T" in on and "C" not in on and (level != "4k" or "P" not in on)
+        self.check("memtype_wc_audit_flags", wc and mode == "wc",
+                   f"va {va:#x} (pa {pa:#x}): guest reads {mode} ({level} page); pvmap-audit "
+                   f"flags {flags or 'not found'} (want T, no C{', no P' if level == '4k' else ''})",
+                   None if found else f"{len(mappings)} aperture mappings audited; "
+                   f"pvmap-audit exit {rc}: {out.strip()[-300:]}")
+        self.memtype = None
+
+
+class Unplug(PatternHalf):
+    """Hot-unplug of the ivshmem aperture, and adding it back."""
+
+    def sync_unplug(self):
+        """The guest's ACPI eject must complete."""
+        try:
+            self.env.qmp.execute("device_del", id="aperture0")
+            self.env.qmp.wait_event("DEVICE_DELETED", timeout=60, device="aperture0")
+            self.check("hot_unplug_completed", True, "device_del aperture0: DEVICE_DELETED")
+        except QMPError as e:
+            self.check("hot_unplug_completed", False, str(e))
+
+    def sync_replug(self):
+        """QEMU 7.2 aborts (qemu_ram_set_idstr) when a device reuses the memdev
+        of one it unplugged: a new backend on the same file."""
+        env = self.env
+        env.replugs = getattr(env, "replugs", 0) + 1
+        memdev = f"aperture-replug{env.replugs}"
+        try:
+            env.qmp.execute("object-add", **{"qom-type": "memory-backend-file", "id": memdev,
+                                             "share": True, "mem-path": env.shm,
+                                             "size": env.args.ivshmem_size})
+            env.qmp.execute("device_add", driver="ivshmem-plain", memdev=memdev, id="aperture0")
+            self.check("hot_replug_added", True, f"ivshmem-plain on {memdev}, same file")
+        except QMPError as e:
+            self.check("hot_replug_added", False, str(e))
+            return
+        if env.hv:  # the guest places its BAR anew: the hypervisor must know it
+            ok, diags = env.hv.grant_apertures(env.qmp)
+            self.check("pv_apertures_granted", ok, *diags)
+
+
+host_half("hot_unplug")(Unplug)
+
+
+@host_half("mmap_zapped_on_unplug")
+class MmapZapped(Unplug, LiveHalf):
+    """A process's user mappings of the aperture in pvmap-audit's view before
+    device_del, none of the old range after."""
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.hold = self.gone = None
+
+    def line_mmap_hold(self, text):
+        f = kv(text)
+        self.hold = (int(f["base"], 16), int(f["len"], 16))
+
+    def line_mmap_gone(self, text):
+        f = kv(text)
+        self.gone = (int(f["base"], 16), int(f["size"], 16))
+
+    def user_mappings(self, base, size, *options):
+        """pvmap-audit's user mappings of guest-physical [base, base + size), and its report."""
+        mappings, rc, out = audit_mappings(self.env, [], *options)
+        if mappings is None:
+            return None, f"pvmap-audit exit {rc}: {out.strip()[-300:]}"
+        found = [m for m in mappings if m["kind"] == "user" and base <= m["pa"] < base + size]
+        return found, f"pvmap-audit: {len(found)} user mapping(s) of {base:#x}+{size:#x} " \
+            f"among {len(mappings)} mappings of aperture pages"
+
+    def sync_mmap_audit(self):
+        """info tlb walks each vCPU's current page tables: the holder spins on its
+        own vCPU, but a kernel thread can have it for a moment (under PTI with
+        init_mm's tables, where no user mapping is), so a miss is looked again."""
+        base, length = self.hold
+        for attempt in range(1, 6):
+            found, diag = self.user_mappings(base, length)
+            if found:
+                break
+            time.sleep(0.2)
+        if attempt > 1:
+            diag += f" (audit {attempt} of 5)"
+        self.check("mmap_user_mappings_audited", bool(found), diag,
+                   *(f"va {m['va']:#x} -> pa {m['pa']:#x} flags {m['flags']}"
+                     for m in (found or [])[:4]))
+
+    def sync_mmap_audit_gone(self):
+        base, size = self.gone
+        found, diag = self.user_mappings(base, size, "--aperture", f"{base:#x}:{size:#x}")
+        self.check("mmap_zapped_on_unplug_audit", found == [], diag,
+                   *(f"left: va {m['va']:#x} -> pa {m['pa']:#x} flags {m['flags']}"
+                     for m in (found or [])[:4]))
+
+
+@host_half("hazard_scenario")
+class Hazard(LiveHalf):
+    """The hypervisor hands page A to another owner (a sentinel marks it), then:
+    normal mode: the write through the old pointer faults, the sentinel stays and
+    the audit is clean; hazard mode: it lands and the audit finds the stale va."""
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.hazard = None
+        self.write = None
+        self.outcomes = []  # one dict per scenario run
+
+    def line_hazard(self, text):
+        f = kv(text)
+        self.hazard = (int(f["off"], 16), int(f["va"], 16), f["mode"])
+
+    def line_hazard_write(self, text):
+        self.write = text.split()[0] if text else None
+
+    def sync_hazard_reassign(self):
+        write_backing(self.env, self.hazard[0], SENTINEL)
+
+    def sync_hazard_check(self):
+        off, va, mode = self.hazard
+        intact = read_backing(self.env, off, len(SENTINEL)) == SENTINEL
+        rc, out = self.audit()
+        found = f"STALE: va {va:#x}" in out
+        self.outcomes.append({"mode": mode, "write": self.write, "sentinel_intact": intact,
+                              "audit_rc": rc, "audit": out.strip(), "va": va})
+        if mode == "hazard":
+            ok = not intact and rc == 1 and found
+        else:
+            ok = intact and rc == 0
+        self.check(f"hazard_outcome_{mode}", ok,
+                   f"write through the old pointer: {self.write}; host sentinel "
+                   f"{'intact' if intact else 'CORRUPTED'}; pvmap-audit exit {rc}"
+                   f"{' (the stale va found)' if found else ''}",
+                   *out.strip().splitlines()[:12])
+        self.hazard = None

@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Host halves of the hypervisor channel's tests (run-guest --pv), against
+pvmap-hv's control socket (pvmaplib/hypervisor.py)."""
+
+import signal
+import time
+
+from . import HostHalf, host_half, kv
+from .actions import PatternHalf
+from .audit import Quiesced
+
+# Xen's answers (xen/arch/x86/mm.c, get_page_from_l1e()) to the selftest's requests
+XEN_ANSWERS = {"wb": (0, "accepted, cache bits made UC (MMIO)"),
+               "outside": (-1, "-EPERM: no I/O-memory permission for the frame"),
+               "reserved": (-22, "-EINVAL: a flag L1_DISALLOW_MASK forbids")}
+
+
+def lose(hv):
+    """Keep the daemon's counts and violations as the guest loses it."""
+    hv.lost = hv.counts()
+    hv.lost["violations_list"] = hv.control("violations")[:-1]
+
+
+@host_half("pv_channel_up")
+class ChannelUp(HostHalf):
+    def line_pv_up(self, text):
+        self.guest = int(kv(text)["registered"])
+
+    def sync_pv_up(self):
+        c = self.env.hv.counts()
+        self.check("pv_channel_up", c["calls"] > 0 and c["registered"] == self.guest,
+                   f"pvmap-hv: {c['calls']} calls, {c['registered']} PTEs registered; "
+                   f"the guest says {self.guest}")
+
+
+@host_half("pv_pwrite_hypercalls")
+class PwriteHypercalls(PatternHalf):
+    """A 1 MiB PWRITE: at most 2 hypercalls per 16 pages, by pvmap-hv's counts."""
+
+    def sync_pv_counts(self):
+        self.before = self.env.hv.counts()
+
+    def line_pv_pwrite(self, text):
+        self.bytes = int(kv(text)["bytes"])
+
+    def sync_pv_pwrite(self):
+        after = self.env.hv.counts()
+        d = {k: after[k] - self.before[k] for k in after}
+        pages = self.bytes // 4096
+        per16 = d["multicalls"] * 16 / pages
+        self.check("pv_pwrite_hypercalls", 0 < d["multicalls"] and per16 <= 2,
+                   f"{pages} pages: {d['multicalls']} hypercalls ({per16:.2f} per 16 "
+                   f"pages), {d['entries']} multicall entries, {d['pte_writes']} PTE "
+                   f"writes, {d['invlpg']} invalidations, {d['refused']} refused")
+
+
+@host_half("pv_refusals")
+class Refusals(HostHalf):
+    """Each request answered as Xen answers it, by pvmap-hv and as the guest saw it."""
+
+    def line_pv_refusals(self, text):
+        self.res = kv(text)
+
+    def sync_pv_refusals(self):
+        res = self.res
+        ptr = int(res["ptr"], 16)
+        refusals = self.env.hv.control("refusals")
+        ok, rows = True, ["request | Xen | pvmap-hv | the guest saw"]
+        for case, (want, xen) in XEN_ANSWERS.items():
+            val, rc, pte = res[case].split(":")
+            val, rc, pte = int(val, 16), int(rc), int(pte, 16)
+            logged = [ln for ln in refusals if f"arg0={ptr:#x}" in ln and f"arg1={val:#x}" in ln]
+            daemon = logged[-1].split("rc=")[-1] if logged else "0 (accepted)"
+            good = rc == want and (int(daemon.split()[0]) == want)
+            if case == "wb":  # an aperture frame mapped write-back
+                good &= pte & 0x18 == 0x18 and not logged  # PCD|PWT: UC
+            ok &= good
+            rows.append(f"{case} {val:#x} | {xen} | {daemon} | {rc}, PTE {pte:#x}"
+                        + ("" if good else "  <-- WRONG"))
+        self.check("pv_refusals", ok, *rows)
+
+
+@host_half("pv_revoke_live", "pv_hazard_found")
+class Revoke(HostHalf):
+    """pvmap-hv's revoke of a frame lists the PTEs that still map it: a live map's
+    one (live); none after pvmap's unmap, one in hazard mode (hazard_found)."""
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.revokes = {}
+
+    def line_pv_revoke(self, text):
+        self.req = kv(text)
+
+    def sync_pv_revoke(self):
+        case, va, frame = self.req["case"], int(self.req["va"], 16), int(self.req["frame"], 16)
+        answer = self.env.hv.control(f"revoke {frame:#x}")
+        hits = [ln for ln in answer if f"va {va:#x}" in ln and "hypercall #" in ln]
+        self.revokes[case] = hits
+        if case == "live":
+            self.check("pv_revoke_live", len(hits) == 1, *answer)
+        elif case == "hazard" and "normal" in self.revokes:
+            normal = self.revokes["normal"]
+            self.check("pv_hazard_found", len(hits) == 1 and not normal,
+                       f"normal mode (pvmap's unmap): {len(normal)} PTEs still map "
+                       f"frame after unmap", f"hazard mode: {len(hits)}", *answer)
+
+
+@host_half("pv_daemon_garbage")
+class Garbage(Quiesced):
+    """pvmap-hv answers garbage for a while; the audit after it is clean."""
+    label = "pv_daemon_garbage_audit_clean"
+
+    def garbage(self, what):
+        answer = self.env.hv.control(f"garbage {what}")
+        self.check("pv_daemon_garbage_host", answer[-1].startswith("ok"), *answer)
+
+    def sync_pv_garbage_on(self):
+        self.garbage("on")
+
+    def sync_pv_garbage_off(self):
+        self.garbage("off")
+
+
+@host_half("pv_daemon_killed")
+class Killed(PatternHalf, Quiesced):
+    """The daemon dies under the guest (SIGKILL), its last counts kept."""
+    label = "pv_daemon_killed_audit_clean"
+
+    def sync_pv_kill(self):
+        hv = self.env.hv
+        lose(hv)
+        hv.proc.kill()
+        hv.proc.wait()
+        self.check("pv_daemon_killed_host", True,
+                   f"pvmap-hv killed (SIGKILL) after {hv.lost['calls']} calls")
+
+
+@host_half("pv_daemon_stalled")
+class Stalled(PatternHalf, Quiesced):
+    """The daemon stopped under the guest, its control socket too; continued, it
+    must find the guest's request abandoned and serve nothing late, up to the end."""
+    label = "pv_daemon_stalled_audit_clean"
+
+    def sync_pv_stop(self):
+        hv = self.env.hv
+        lose(hv)
+        hv.proc.send_signal(signal.SIGSTOP)
+        hv.wait_state("T")
+        self.stalled = True
+
+    def sync_pv_cont(self):
+        hv = self.env.hv
+        hv.proc.send_signal(signal.SIGCONT)
+        before, after, why = hv.lost or {}, {}, ""
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                after = hv.counts()
+            except OSError as e:
+                why = f"control socket: {e}"
+                break
+            if after.get("abandoned", 0) > before.get("abandoned", 0) or \
+                    after.get("calls", 0) > before.get("calls", 0):
+                break
+            time.sleep(0.1)
+        abandoned = after.get("abandoned", 0) - before.get("abandoned", 0)
+        late = after.get("calls", 0) - before.get("calls", 0)
+        self.check("pv_daemon_stalled_host", before and after and abandoned >= 1 and late == 0,
+                   why, f"pvmap-hv stopped after {before.get('calls')} calls, "
+                   f"continued: {abandoned} request(s) found abandoned, {late} served late")
+
+    def finish(self):
+        super().finish()
+        hv = self.env.hv
+        if not getattr(self, "stalled", False) or hv is None:
+            return
+        try:  # alive again: up to the end of the run it served nothing
+            now = hv.counts()
+        except OSError as e:
+            now = {"error": str(e)}
+        self.check("pv_daemon_stalled_nothing_late",
+                   now.get("calls") == (hv.lost or {}).get("calls", -1),
+                   f"pvmap-hv at the end: {now.get('calls', now.get('error'))} calls, "
+                   f"{(hv.lost or {}).get('calls')} when it was stopped")
+
+
+@host_half("pv_channel_unusable")
+class Unusable(HostHalf):
+    """A guest that cannot use the channel (--pv-unusable): the daemon saw no call."""
+
+    def finish(self):
+        hv = self.env.hv
+        if hv is None or not self.env.args.pv_unusable:
+            return  # the guest skips: no channel, or one it can use
+        c = hv.counts()
+        self.check("pv_channel_untouched", not c.get("calls", 1) and not c.get("registered", 1),
+                   f"pvmap-hv: {c.get('calls')} calls, {c.get('registered')} PTEs "
+                   "registered: the guest runs natively")
