@@ -42,7 +42,7 @@ DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h \
 	include/uapi/pvmap_test.h
 
-.PHONY: all help deps guest-kernels modules guests host lint unit check check-full demo bench \
+.PHONY: all help deps guest-kernels modules guests host lint unit check check-full demo bench catalog \
 	soak fuzz \
 	clean clean-cache FORCE
 
@@ -57,6 +57,7 @@ help:
 	@echo "make guest-kernels  build, fetch or find cached every guest kernel ($(words $(KERNELS)))"
 	@echo "make modules        build guest/'s modules for every guest kernel (W=1, -Werror)"
 	@echo "make lint           checkpatch --strict and sparse (C=2) on the module"
+	@echo "make catalog        write docs/test-catalog.md (make check fails when it is stale)"
 	@echo "make unit           user-space unit tests (ASan + UBSan), a short fuzz run"
 	@echo "make fuzz           fuzz the stub's trace and hypercall decoders (FUZZ_SECONDS=300)"
 	@echo "make deb            build/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb, for Debian guests (DKMS)"
@@ -342,6 +343,10 @@ unit: $(UNIT_BINS) host
 
 lint: modules
 	@tests/check --only lint
+
+# docs/test-catalog.md from the guest tests and the host halves' registry
+catalog:
+	tools/host/test-catalog > docs/test-catalog.md
 
 # --- the two commands of the README ------------------------------------------
 check: deps host guests deb $(UNIT_BINS)

@@ -179,6 +179,10 @@ static void test_setup(void)
 		guest_drm_stats_path(stats_path, sizeof(stats_path));
 }
 
+/*
+ * pvmap_drm binds the std-VGA device and answers DRM_IOCTL_VERSION on its
+ * card.
+ */
 PVMAP_TEST(drm_probe)
 {
 	char name[64] = "", path[32];

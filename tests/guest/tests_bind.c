@@ -27,6 +27,7 @@ static int mainline_pattern(const char *op, struct device *d, uint64_t off, uint
 	return 0;
 }
 
+/* pvmap.ko is loaded (init loaded it with pvtest.modparams=). */
 PVMAP_TEST(module_loaded)
 {
 	struct stat st;
@@ -54,6 +55,10 @@ PVMAP_TEST(debug_facilities)
 	return 0;
 }
 
+/*
+ * pvmap bound every aperture device the host gave (pvtest.expect=) and no
+ * other.
+ */
 PVMAP_TEST(binds_every_aperture)
 {
 	char expect[128], *tok, *save;
@@ -145,6 +150,7 @@ PVMAP_TEST(unmap_mode)
 	return 0;
 }
 
+/* An ioctl pvmap does not know fails with ENOTTY. */
 PVMAP_TEST(unknown_ioctl_rejected)
 {
 	int fd, ret, err;
@@ -187,6 +193,10 @@ PVMAP_TEST(whole_aperture_ioremap)
 	return 0;
 }
 
+/*
+ * The pattern the host wrote into the backing file before boot reads back
+ * through the kernel's own io_mapping.
+ */
 PVMAP_TEST(reads_host_pattern)
 {
 	unsigned long long off, len, seed;
@@ -203,6 +213,10 @@ PVMAP_TEST(reads_host_pattern)
 	return mainline_pattern("mainline_check", d, off, len, seed);
 }
 
+/*
+ * A pattern PWRITten at a random offset, across pages and of odd length, is
+ * byte-exact in the host's backing file.
+ */
 PVMAP_TEST(writes_guest_pattern)
 {
 	uint64_t off, seed, rnd[2];

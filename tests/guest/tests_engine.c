@@ -203,6 +203,7 @@ PVMAP_TEST(trace_1mib_pwrite)
 	return 0;
 }
 
+/* pvmapctl's commands, their JSON and their errors. */
 PVMAP_TEST(pvmapctl_cli)
 {
 	char off[32], end[32], seed[32], other[32];

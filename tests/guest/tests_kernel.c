@@ -81,6 +81,8 @@ KERNEL_TEST(range16)
 KERNEL_TEST(rangemax)
 KERNEL_TEST(stale)
 
+#define FLUSH_PROBES	100
+
 /*
  * Mainline's io_mapping leaves no usable translation behind on i386: 100
  * pages through io_mapping_map_local_wc() and 100 through
@@ -92,8 +94,6 @@ KERNEL_TEST(stale)
  * fixed it some other way, and the expectation must go. x86_64's io_mapping
  * is the whole aperture mapped: a stale pointer stays valid by design.
  */
-#define FLUSH_PROBES	100
-
 PVMAP_TEST(mainline_nohighmem_flushes)
 {
 	static const char *const engines[] = { "mainline_local", "mainline_atomic" };
@@ -135,6 +135,7 @@ PVMAP_TEST(mainline_nohighmem_flushes)
 	return xfail("expected: the known upstream bug that docs/upstream/ fixes");
 }
 
+/* Sleepable maps of 4 KiB, 64 KiB and 1 MiB; every misuse refused with one WARN. */
 KERNEL_TEST(sleepable4k)
 KERNEL_TEST(sleepable64k)
 KERNEL_TEST(sleepable1m)

@@ -362,14 +362,14 @@ PVMAP_TEST(sleepable_reuse_no_stale)
 	return bad ? -1 : 0;
 }
 
+#define KCORE_BYTE	0x5a
+
 /*
  * /proc/kcore read across all of pvmap's windows while maps are live in
  * them (a writer's atomic slots on the other vCPU, a held sleepable map):
  * each page must read as zeros or as the aperture's bytes, and the kernel
  * must survive it (the console check catches an oops).
  */
-#define KCORE_BYTE	0x5a
-
 PVMAP_TEST(kcore_read_windows)
 {
 	static uint8_t fill[MIB], page[PAGE];

@@ -62,6 +62,10 @@ static void partial_case_wrong(const char *op, unsigned int i, uint64_t done, un
 		       (unsigned long long)head);
 }
 
+/*
+ * PWRITEs at 24 random offsets across the whole aperture, its first and last
+ * byte included, each byte-exact in the host's backing file.
+ */
 PVMAP_TEST(pwrite_random_offsets)
 {
 	struct device *d;
@@ -92,6 +96,7 @@ PVMAP_TEST(pwrite_random_offsets)
 	return ret;
 }
 
+/* PREAD returns the pattern the host wrote before boot. */
 PVMAP_TEST(pread_host_pattern)
 {
 	uint64_t off, len, seed, done = 0, bad;
@@ -118,6 +123,9 @@ PVMAP_TEST(pread_host_pattern)
 	return 0;
 }
 
+/*
+ * Writes through a user mmap of three pages reach the host's backing file.
+ */
 PVMAP_TEST(mmap_write)
 {
 	uint64_t off, seed = random_u64(), len = 3 * PAGE;
@@ -144,6 +152,7 @@ PVMAP_TEST(mmap_write)
 	return 0;
 }
 
+/* A user mmap reads the pattern the host wrote before boot. */
 PVMAP_TEST(mmap_read_host_pattern)
 {
 	uint64_t off, len, seed, start, maplen, bad;
@@ -170,6 +179,10 @@ PVMAP_TEST(mmap_read_host_pattern)
 	return 0;
 }
 
+/*
+ * mmap of the last page works; one page more, past the end, wrapping or
+ * private mappings are refused.
+ */
 PVMAP_TEST(mmap_bounds)
 {
 	struct device *d;
@@ -217,6 +230,10 @@ PVMAP_TEST(mmap_bounds)
 	return bad ? -1 : 0;
 }
 
+/*
+ * PWRITE and PREAD past the end, with wrapping offset+length, zero or huge
+ * lengths and bad pointers are refused, and nothing is copied.
+ */
 PVMAP_TEST(rw_bounds)
 {
 	static const uint64_t big = ~0ULL;
@@ -313,6 +330,10 @@ PVMAP_TEST(pwrite_partial_fault)
 	return ret;
 }
 
+/*
+ * A PREAD into a buffer whose second page is read-only stops exactly at that
+ * page and reports the bytes before it.
+ */
 PVMAP_TEST(pread_partial_fault)
 {
 	uint64_t off, done = 0, head = PAGE - 100, seed = random_u64();

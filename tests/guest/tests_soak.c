@@ -235,6 +235,11 @@ static unsigned int irq_floor_per_vcpu(unsigned int per_core, long vcpus, long *
 	return per_core * *cores / vcpus;
 }
 
+/*
+ * Hard and soft interrupts map and unmap atomic slots at 1 kHz or more per
+ * host core while processes use the same slots: no corruption, no stale
+ * mapping.
+ */
 PVMAP_TEST(atomic_map_in_irq)
 {
 	unsigned int hard_hz = 0, soft_hz = 0, min_hz;
