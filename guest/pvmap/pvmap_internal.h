@@ -13,8 +13,8 @@
 
 /*
  * The PTE layer is a kit for stale mappings: it is exported, to
- * pvmap_selftest's hazard engine, PTE-floor benchmark and hypervisor
- * refusal tests, only in a test build (CONFIG_PVMAP_TEST_HOOKS), as
+ * pvmap_test's hazard engine and hypervisor refusal tests and
+ * pvmap_bench's PTE-floor benchmark, only in a test build (CONFIG_PVMAP_TEST_HOOKS), as
  * mainline's EXPORT_SYMBOL_IF_KUNIT keeps internals out of production
  * kernels. The DKMS package's pvmap.ko exports the io_mapping API only.
  */

@@ -3,7 +3,7 @@
  * The PTE layer on a Linux guest: windows, the trace event and the
  * cross-CPU flush; the per-page operations are inline in pvmap_pte.h.
  * Exported only in a test build (EXPORT_SYMBOL_FOR_PVMAP_TESTS), for
- * pvmap_selftest's hazard demonstration, which builds its
+ * pvmap_test's hazard demonstration, which builds its
  * pre-clear-on-unmap engine on this layer outside pvmap.ko.
  * TLB invalidation is local (invlpg) because atomic slots are per CPU and
  * used with preemption disabled, so in one address space; only sleepable
@@ -21,7 +21,7 @@
 #include "pvmap_internal.h"
 #include "pvmap_pte.h"
 
-/* The trace event's definition, here once; pvmap_selftest uses it through pvmap_pte.h. */
+/* The trace event's definition, here once; the test modules use it through pvmap_pte.h. */
 #define CREATE_TRACE_POINTS
 #include "pvmap_trace_events.h"
 #if IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS)

@@ -76,7 +76,7 @@ int guest_test_load(const char *extra)
 	 */
 	if (!stat("/sys/module/pvmap_test", &st))
 		return -EEXIST;
-	params_from_cmdline("selftestparams", params, sizeof(params));
+	params_from_cmdline("testparams", params, sizeof(params));
 	n = strlen(params);
 	snprintf(params + n, sizeof(params) - n, "%s%s", n && extra[0] ? " " : "", extra);
 	return guest_load_module(GUEST_TEST_PATH, params);

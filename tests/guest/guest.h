@@ -42,7 +42,7 @@ bool guest_cmdline_get(const char *key, char *buf, size_t len);
 void guest_module_params(char *buf, size_t len);
 
 /*
- * Load pvmap_test.ko with pvtest.selftestparams= (commas turned into
+ * Load pvmap_test.ko with pvtest.testparams= (commas turned into
  * spaces) and @extra; 0 or -errno (-EEXIST when it is loaded already).
  */
 int guest_test_load(const char *extra);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvmap-tests: the in-kernel API through pvmap_selftest.ko, and the stale-mapping
- * hazard seen from the host.
+ * pvmap-tests: the in-kernel API through pvmap_kunit.ko or pvmap_test.ko,
+ * and the stale-mapping hazard seen from the host.
  * Included by pvmap-tests.c, in its run order.
  */
 #include "pvmap-tests.h"
@@ -47,7 +47,7 @@ PVMAP_TEST(audit_quiesced)
 /*
  * Normal mode: the write through the old pointer faults (the host checks its
  * sentinel is intact and the audit clean). With pvmap_test's
- * hazard_demo=1 (pvtest.selftestparams): it lands (the host
+ * hazard_demo=1 (pvtest.testparams): it lands (the host
  * checks the sentinel is corrupted and the audit finds the stale mapping).
  */
 PVMAP_TEST(hazard_scenario)

@@ -4,7 +4,7 @@
 Each measured pass of pvmap-bench writes, at every aperture page P it
 touches, the bytes of include/uapi/pvmap_pattern.h for (seed, P mod 64 KiB). This
 module recomputes which pages the pass wrote (the same offset sequences as
-pvmap_selftest's test_bench() and pvmap-bench's measure()) and checks each
+pvmap_bench.ko's bench run and pvmap-bench's measure()) and checks each
 one in the ivshmem backing file. A page that does not hold its pattern was
 misdirected: the engine wrote it somewhere else (a stale translation, say).
 """
@@ -70,7 +70,7 @@ def pages_written(workload, engine, iters, seed, aperture, window):
     if workload == "seq1m":
         return {(i % (wpages >> 8)) * 256 + n for i in range(iters) for n in range(256)}
     if workload == "overhead":
-        # pvmap_selftest's test_bench_overhead(): blocks of 32 pages, the
+        # pvmap_bench.ko's overhead workload: blocks of 32 pages, the
         # permanent window's in the lower half of the window, the engine's above
         half = wpages // 2 if engine != "permanent" else min(window, aperture) // PAGE // 2
         n = min(iters // 32, 128) * 32

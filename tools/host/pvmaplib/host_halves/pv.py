@@ -9,7 +9,7 @@ from . import HostHalf, host_half, kv
 from .actions import PatternHalf
 from .audit import Quiesced
 
-# Xen's answers (xen/arch/x86/mm.c, get_page_from_l1e()) to the selftest's requests
+# Xen's answers (xen/arch/x86/mm.c, get_page_from_l1e()) to pvmap_test.ko's requests
 XEN_ANSWERS = {"wb": (0, "accepted, cache bits made UC (MMIO)"),
                "outside": (-1, "-EPERM: no I/O-memory permission for the frame"),
                "reserved": (-22, "-EINVAL: a flag L1_DISALLOW_MASK forbids")}
