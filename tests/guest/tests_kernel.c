@@ -74,6 +74,11 @@ PVMAP_TEST(hazard_scenario)
 	return 0;
 }
 
+/*
+ * The io_mapping API's own cases (guest/tests/pvmap_api_cases.c), run in the
+ * kernel: 16 nested maps, range maps of 1, 2, 16 and the most pages, and a
+ * released slot faulting.
+ */
 KERNEL_TEST(nested)
 KERNEL_TEST(range1)
 KERNEL_TEST(range2)
