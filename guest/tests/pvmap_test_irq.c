@@ -12,6 +12,7 @@
 #include <linux/io.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
 
