@@ -370,17 +370,33 @@ static int api_misuse(struct pvmap_test_ctx *ctx, unsigned int unused)
 			 t.warns, t.base.preempt);
 }
 
-/* The table KUnit's suite and pvmap_test.ko's PVMAP_TEST_API both run. */
-const struct pvmap_api_case pvmap_api_cases[PVMAP_CASE_COUNT] = {
-	[PVMAP_CASE_NESTED] = { "nested", api_nested },
-	[PVMAP_CASE_RANGE1] = { "range1", api_range, 1 },
-	[PVMAP_CASE_RANGE2] = { "range2", api_range, 2 },
-	[PVMAP_CASE_RANGE16] = { "range16", api_range, 16 },
-	[PVMAP_CASE_RANGEMAX] = { "rangemax", api_range, PVMAP_SLOTS_PER_CPU },
-	[PVMAP_CASE_STALE] = { "stale", api_stale },
-	[PVMAP_CASE_SLEEPABLE4K] = { "sleepable4k", api_sleepable, PAGE_SIZE },
-	[PVMAP_CASE_SLEEPABLE64K] = { "sleepable64k", api_sleepable, PVMAP_POOL_WINDOW_SIZE },
-	[PVMAP_CASE_SLEEPABLE1M] = { "sleepable1m", api_sleepable, SZ_1M },
-	[PVMAP_CASE_MISUSE] = { "misuse", api_misuse },
+/*
+ * The cases, by name: KUnit's suite runs each as a parameter, pvmap_test.ko's
+ * PVMAP_TEST_API the one it is asked for by name, the guest test
+ * kernel_NAME (tests/guest/tests_kernel.c) both ways. A name fits in
+ * PVMAP_TEST_NAME_LEN with its NUL; the table ends with a NULL name.
+ */
+const struct pvmap_api_case pvmap_api_cases[] = {
+	{ "nested", api_nested },
+	{ "range1", api_range, 1 },
+	{ "range2", api_range, 2 },
+	{ "range16", api_range, 16 },
+	{ "rangemax", api_range, PVMAP_SLOTS_PER_CPU },
+	{ "stale", api_stale },
+	{ "sleepable4k", api_sleepable, PAGE_SIZE },
+	{ "sleepable64k", api_sleepable, PVMAP_POOL_WINDOW_SIZE },
+	{ "sleepable1m", api_sleepable, SZ_1M },
+	{ "misuse", api_misuse },
+	{}
 };
 EXPORT_SYMBOL_NS_GPL(pvmap_api_cases, PVMAP_TEST);
+
+const struct pvmap_api_case *pvmap_api_case_find(const char *name)
+{
+	const struct pvmap_api_case *c;
+
+	for (c = pvmap_api_cases; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}

@@ -23,7 +23,7 @@ struct pvmap_test_ctx {
 	bool slots;	/* maps go through slots with clear-on-unmap */
 	u8 *buf;	/* a page, allocated before any atomic map */
 	struct pvmap_test_head *h;	/* the verdict and message */
-	u32 warns;	/* the WARNs a case provoked */
+	u32 warns;	/* the WARNs a case provoked on purpose */
 };
 
 /*
@@ -78,7 +78,9 @@ struct pvmap_api_case {
 	unsigned int arg;
 };
 
-extern const struct pvmap_api_case pvmap_api_cases[PVMAP_CASE_COUNT];
+/* The table, ended by a NULL name, and its case named @name (NULL for none). */
+extern const struct pvmap_api_case pvmap_api_cases[];
+const struct pvmap_api_case *pvmap_api_case_find(const char *name);
 
 /* pvmap_kunit.ko's aperture (in @h) and the one case it runs ("" for all). */
 void pvmap_test_kunit_target(struct pvmap_test_head *h, char *only, size_t len);

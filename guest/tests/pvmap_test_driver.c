@@ -46,7 +46,7 @@ module_param(kunit_base, ullong, 0600);
 MODULE_PARM_DESC(kunit_base, "the aperture pvmap_kunit.ko's cases run on");
 module_param(kunit_size, ullong, 0600);
 MODULE_PARM_DESC(kunit_size, "its size");
-static char kunit_only[32];
+static char kunit_only[PVMAP_TEST_NAME_LEN];
 module_param_string(kunit_only, kunit_only, sizeof(kunit_only), 0600);
 MODULE_PARM_DESC(kunit_only, "the one case pvmap_kunit.ko runs (default: every case)");
 
@@ -164,14 +164,18 @@ faulted:
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_test_store_stale, PVMAP_TEST);
 
-/* One of the API's cases, on kernels without KUnit (pvmap_kunit.ko runs them there). */
+/* The API's case the request names, on kernels without KUnit (pvmap_kunit.ko there). */
 static int pvmap_test_api(struct pvmap_test_ctx *ctx, void *arg)
 {
 	struct pvmap_test_api *req = arg;
+	const struct pvmap_api_case *c;
 
-	if (req->id >= PVMAP_CASE_COUNT)
+	if (!memchr(req->name, '\0', sizeof(req->name)))
 		return -EINVAL;
-	pvmap_api_cases[req->id].run(ctx, pvmap_api_cases[req->id].arg);
+	c = pvmap_api_case_find(req->name);
+	if (!c)
+		return -ENOENT;
+	c->run(ctx, c->arg);
 	req->warns = ctx->warns;
 	return 0;
 }

@@ -35,25 +35,18 @@ struct pvmap_test_head {
 	char msg[PVMAP_TEST_MSG_LEN];	/* out: what happened, for people */
 };
 
-/* The io_mapping API's own cases (guest/tests/pvmap_api_cases.c). */
-enum pvmap_test_case {
-	PVMAP_CASE_NESTED,
-	PVMAP_CASE_RANGE1,
-	PVMAP_CASE_RANGE2,
-	PVMAP_CASE_RANGE16,
-	PVMAP_CASE_RANGEMAX,
-	PVMAP_CASE_STALE,
-	PVMAP_CASE_SLEEPABLE4K,
-	PVMAP_CASE_SLEEPABLE64K,
-	PVMAP_CASE_SLEEPABLE1M,
-	PVMAP_CASE_MISUSE,
-	PVMAP_CASE_COUNT,
-};
+#define PVMAP_TEST_NAME_LEN	32
 
+/*
+ * API: the io_mapping API's case @name (guest/tests/pvmap_api_cases.c's
+ * table: "nested", "range1", ...), NUL-terminated; EINVAL when it is not,
+ * ENOENT when no case has the name.
+ */
 struct pvmap_test_api {
 	struct pvmap_test_head h;
-	__u32 id;			/* in: enum pvmap_test_case */
-	__u32 warns;			/* out: the WARNs the case provoked (misuse) */
+	char name[PVMAP_TEST_NAME_LEN];	/* in */
+	__u32 warns;			/* out: the WARNs the case provoked on purpose */
+	__u32 pad;
 };
 
 /* The cache mode a PTE selects under the kernel's PAT table. */

@@ -377,10 +377,9 @@ PVMAP_TEST(pv_daemon_killed)
 		ret = pv_read_back(fd, off, seed);
 	/* sleepable maps: a pooled window, and a large one made after the death */
 	for (int i = 0; !ret && i < 2; i++) {
-		struct pvmap_test_api req = {
-			.id = i ? PVMAP_CASE_SLEEPABLE1M : PVMAP_CASE_SLEEPABLE4K,
-		};
+		struct pvmap_test_api req = { 0 };
 
+		strcpy(req.name, i ? "sleepable1m" : "sleepable4k");
 		if (guest_test(PVMAP_TEST_API, &req, d->info.aperture_base, d->info.aperture_size) ||
 		    req.h.status != PVMAP_TEST_PASS)
 			ret = fail("sleepable map %d after the kill: %s", i, req.h.msg);

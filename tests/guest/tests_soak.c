@@ -34,9 +34,8 @@ static uint32_t xs(uint32_t *x)
 static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t kbase,
 			uint64_t ksize, time_t deadline, int out)
 {
-	static const uint32_t kernel_ops[] = {
-		PVMAP_CASE_RANGE16, PVMAP_CASE_RANGEMAX, PVMAP_CASE_SLEEPABLE4K,
-		PVMAP_CASE_SLEEPABLE64K, PVMAP_CASE_SLEEPABLE1M, PVMAP_CASE_NESTED,
+	static const char *const kernel_ops[] = {
+		"range16", "rangemax", "sleepable4k", "sleepable64k", "sleepable1m", "nested",
 	};
 	static uint8_t want[SOAK_REGION], got[256 * 1024];
 	struct soak_totals t = { 0 };
@@ -82,7 +81,8 @@ static void soak_worker(int fd, int cpu, uint64_t off, uint64_t seed, uint64_t k
 			break;
 		}
 		default:
-			req.id = kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6];
+			memset(&req, 0, sizeof(req));
+			strcpy(req.name, kernel_ops[r % 6 == 0 ? 0 : xs(&x) % 6]);
 			if (guest_test(PVMAP_TEST_API, &req, kbase, ksize) ||
 			    req.h.status != PVMAP_TEST_PASS) {
 				printf("# soak cpu %d: %s\n", cpu, req.h.msg);

@@ -487,7 +487,7 @@ PVMAP_TEST(pool_stalled_writers)
 		ofd = open(other->path, O_RDWR | O_CLOEXEC);
 		if (ofd < 0 || guest_rw(ofd, true, 0, buf, sizeof(buf), &done) || done != sizeof(buf))
 			_exit(2);
-		struct pvmap_test_api req = { .id = PVMAP_CASE_SLEEPABLE4K };
+		struct pvmap_test_api req = { .name = "sleepable4k" };
 
 		if (guest_test(PVMAP_TEST_API, &req, other->info.aperture_base,
 			       other->info.aperture_size) || req.h.status != PVMAP_TEST_PASS)

@@ -86,7 +86,8 @@ static int uapi_test_layout(void)
 {
 	return sizeof(struct pvmap_test_head) == 144 &&
 	       offsetof(struct pvmap_test_head, msg) == 24 &&
-	       sizeof(struct pvmap_test_api) == 152 &&
+	       sizeof(struct pvmap_test_api) == 184 &&
+	       offsetof(struct pvmap_test_api, warns) == 176 &&
 	       sizeof(struct pvmap_test_memtype) == 176 &&
 	       sizeof(struct pvmap_test_conflict) == 168 &&
 	       sizeof(struct pvmap_test_uc) == 152 &&
@@ -105,7 +106,7 @@ static int uapi_test_layout(void)
 	       offsetof(struct pvmap_bench_run, seed) == 160 &&
 	       sizeof(struct pvmap_bench_probe) == 168 &&
 	       sizeof(struct pvmap_bench_stale_write) == 168 &&
-	       PVMAP_TEST_API == 0xc0985001u &&
+	       PVMAP_TEST_API == 0xc0b85001u &&
 	       PVMAP_BENCH_RUN == 0xc0d05040u;
 }
 
