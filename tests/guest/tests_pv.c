@@ -355,6 +355,53 @@ PVMAP_TEST(pv_daemon_garbage)
 }
 
 /*
+ * The hypervisor lost in the middle of a 2 MiB PWRITE (handshake @lose: the
+ * host kills or stops pvmap-hv), then @after with the channel gone; every
+ * byte must read back and the host's audit find nothing stale.
+ */
+static int pv_lose_hypervisor(const char *lose, int (*after)(struct device *d),
+			      long *waited_ms)
+{
+	uint64_t off, seed = random_u64();
+	struct device *d;
+	int fd = -1, ret;
+
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
+		return ret;
+	ret = pv_write_across_loss(d, fd, lose, &off, seed, waited_ms);
+	if (!ret)
+		ret = after(d);
+	if (!ret)
+		ret = pv_read_back(fd, off, seed);
+	if (!ret)
+		ret = pv_audit();
+	close(fd);
+	return ret;
+}
+
+/* Sleepable maps after the kill: a pooled window, and a large one made after the death. */
+static int sleepable_after_kill(struct device *d)
+{
+	for (int i = 0; i < 2; i++) {
+		struct pvmap_test_api req = { 0 };
+
+		strcpy(req.name, i ? "sleepable1m" : "sleepable4k");
+		if (guest_test(PVMAP_TEST_API, &req, d->info.aperture_base, d->info.aperture_size) ||
+		    req.h.status != PVMAP_TEST_PASS)
+			return fail("sleepable map %d after the kill: %s", i, req.h.msg);
+	}
+	return 0;
+}
+
+/* The daemon, continued, comes back to the request the guest gave up on. */
+static int continue_daemon(struct device *d)
+{
+	(void)d;
+	return guest_host_sync("pv-cont") ? 0 : fail("host did not continue pvmap-hv");
+}
+
+/*
  * The hypervisor dies under a live PV guest (the host kills pvmap-hv at
  * handshake "pv-kill"): the next call gives up after PVMAP_PV_TIMEOUT_NS,
  * no vCPU waits for it again (under 1 s of waiting in all), every update
@@ -364,32 +411,12 @@ PVMAP_TEST(pv_daemon_garbage)
  */
 PVMAP_TEST(pv_daemon_killed)
 {
-	uint64_t off, seed = random_u64();
-	struct device *d;
 	long waited_ms;
-	int fd = -1, ret;
+	int ret = pv_lose_hypervisor("pv-kill", sleepable_after_kill, &waited_ms);
 
-	ret = pv_open_aperture(&d, &fd);
-	if (ret)
-		return ret;
-	ret = pv_write_across_loss(d, fd, "pv-kill", &off, seed, &waited_ms);
-	if (!ret)
-		ret = pv_read_back(fd, off, seed);
-	/* sleepable maps: a pooled window, and a large one made after the death */
-	for (int i = 0; !ret && i < 2; i++) {
-		struct pvmap_test_api req = { 0 };
-
-		strcpy(req.name, i ? "sleepable1m" : "sleepable4k");
-		if (guest_test(PVMAP_TEST_API, &req, d->info.aperture_base, d->info.aperture_size) ||
-		    req.h.status != PVMAP_TEST_PASS)
-			ret = fail("sleepable map %d after the kill: %s", i, req.h.msg);
-	}
-	if (!ret)
-		ret = pv_audit();
 	if (!ret)
 		printf("# waited %ld ms for the dead hypervisor in all; PWRITE, PREAD and sleepable "
 		       "maps work natively\n", waited_ms);
-	close(fd);
 	return ret;
 }
 
@@ -404,25 +431,11 @@ PVMAP_TEST(pv_daemon_killed)
  */
 PVMAP_TEST_ALONE(pv_daemon_stalled)
 {
-	uint64_t off, seed = random_u64();
-	struct device *d;
 	long waited_ms;
-	int fd = -1, ret;
+	int ret = pv_lose_hypervisor("pv-stop", continue_daemon, &waited_ms);
 
-	ret = pv_open_aperture(&d, &fd);
-	if (ret)
-		return ret;
-	ret = pv_write_across_loss(d, fd, "pv-stop", &off, seed, &waited_ms);
-	/* the daemon comes back to the request the guest gave up on */
-	if (!ret && !guest_host_sync("pv-cont"))
-		ret = fail("host did not continue pvmap-hv");
-	if (!ret)
-		ret = pv_read_back(fd, off, seed);
-	if (!ret)
-		ret = pv_audit();
 	if (!ret)
 		printf("# waited %ld ms for the stopped hypervisor; its late return changed nothing\n",
 		       waited_ms);
-	close(fd);
 	return ret;
 }
