@@ -376,7 +376,7 @@ demo: deps host $(B)/i386/initramfs.cpio $(B)/i386-nohighmem/initramfs.cpio \
 
 # Soak: minutes of mixed load on every vCPU, 100k fuzzed ioctls per arch,
 # repeated hot-unplug; SOAK_SECONDS per soak guest (default 120).
-soak: deps host guests
+soak: deps host guests $(B)/x86_64/initramfs.cpio
 	@tests/check --only soak
 
 # Benchmarks on production kernels (the debug kernels are for the tests):
