@@ -684,6 +684,22 @@ class HostHalves(unittest.TestCase):
         out, _ = run_transcript(self.env, lines)
         self.assertIn("not ok 2 trace_1mib_pwrite", out)
 
+    def test_cut_host_line_fails_its_test_only(self):
+        # a kernel message cut the trace line: that test fails, the run goes on
+        self.env.write(0x1000, b"# tracer: nop\n")
+        lines = [ln.replace("len=0x20", "le[ 1.2] pvmap: x") for ln in HARNESS_RUN]
+        out, _ = run_transcript(self.env, lines)
+        self.assertIn("not ok 3 global.trace_1mib_pwrite", out)
+        self.assertIn("ok 2 global.unit_probe", out)
+        self.assertTrue(any(ln.startswith("# host: line_trace: FAILED") for ln in out))
+
+    def test_stopped_guest_keeps_its_extra_failure(self):
+        # ktap.guest_document() counts a guest cut short as one more failure
+        doc = ktap.guest_document(HARNESS_RUN[:4], "guest-x")
+        self.assertEqual(ktap.totals(doc)[:2], (1, 1))
+        out = host_halves.merge(doc, {})[0]
+        self.assertEqual(ktap.totals(out)[:2], (1, 1))
+
 
 class KTAPResult(unittest.TextTestResult):
     """Prints one KTAP line per test as it ends."""

@@ -67,8 +67,13 @@ class HostHalf:
 
     def line(self, kind, text):
         fn = getattr(self, "line_" + kind.replace("-", "_"), None)
-        if fn:
+        if not fn:
+            return
+        try:
             fn(text)
+        except Exception as e:  # noqa: BLE001: a line a kernel message cut must fail the
+            # test it belongs to, not end the run and every other verdict with it
+            self.check(f"line_{kind}", False, f"{type(e).__name__}: {e}: {text!r}")
 
     def sync(self, tag):
         fn = getattr(self, "sync_" + tag.replace("-", "_"), None)
@@ -207,14 +212,22 @@ def merge(lines, verdicts):
     merged); '# Totals:' lines are recounted."""
     out, merged = [], set()
     counts = [0, 0, 0]  # pass, fail, skip
+    failed_before = 0  # the results that failed before the merge
+    # failures the totals count beyond the result lines ("guest stopped before its
+    # totals": ktap.guest_document() counts that as one): kept
+    extra = 0
     for line in lines:
         m = RESULT_LINE.match(line)
         if TOTALS_LINE.match(line):
+            f = re.search(r"\bfail:(\d+)", line)
+            extra = int(f.group(1)) if f else 0
             continue
         if not m:
             out.append(line)
             continue
         ok, num, word, directive = m.group(1) == "ok", m.group(2), m.group(3), m.group(4) or ""
+        ok = ok and directive.upper() != "XPASS"  # kselftest's: passed when it should not
+        failed_before += not ok
         skip = ok and directive.upper() == "SKIP"
         name = test_name(word)
         if name in verdicts:
@@ -227,8 +240,9 @@ def merge(lines, verdicts):
         counts[2 if skip else 0 if ok else 1] += 1
         out.append(line)
     if any(TOTALS_LINE.match(ln) for ln in lines):
-        out.append(f"# Totals: pass:{counts[0]} fail:{counts[1]} skip:{counts[2]} "
-                   f"total:{sum(counts)}")
+        extra = max(0, extra - failed_before)
+        out.append(f"# Totals: pass:{counts[0]} fail:{counts[1] + extra} skip:{counts[2]} "
+                   f"total:{sum(counts) + extra}")
     return out, merged
 
 
