@@ -397,7 +397,8 @@ static int bench_overhead(struct pvmap_test_ctx *ctx, struct pvmap_bench_run *re
 		return -EINVAL;
 	if (bench_ioremap_wrong_page(ctx, req->engine))
 		return test_skip(ctx, "ioremap maps the wrong page above 4 GiB on i386 PAE");
-	diff = kmalloc_array(3 * blocks, sizeof(*diff), GFP_KERNEL);
+	/* zeroed: a failed block leaves its entries unset, and the medians read them all */
+	diff = kcalloc(3 * blocks, sizeof(*diff), GFP_KERNEL);
 	if (!diff)
 		return -ENOMEM;
 	eng = diff + blocks;

@@ -8,6 +8,7 @@
 #define PVMAP_TEST_H
 
 #include <linux/random.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <linux/uaccess.h>
 
@@ -35,6 +36,9 @@ static __always_inline bool pvmap_test_has_pte_layer(void)
 {
 	return IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS);
 }
+
+/* The smallest range a request that maps may name: twice its largest unit, 1 MiB. */
+#define PVMAP_TEST_MIN_SIZE	SZ_2M
 
 /* A random page-aligned offset with room for @npages pages. */
 static inline u64 pvmap_test_random_offset(struct pvmap_test_ctx *ctx, unsigned int npages)

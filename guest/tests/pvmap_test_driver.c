@@ -114,6 +114,13 @@ int pvmap_test_ctx_init(struct pvmap_test_ctx *ctx, struct pvmap_test_head *h, b
 	memset(h->msg, 0, sizeof(h->msg));
 	if (!pvmap_test_range_is_aperture(h->base, h->size))
 		return -EPERM;
+	/*
+	 * What maps picks random pages of the range, up to a MiB at a time:
+	 * a smaller or unaligned one would divide by zero or run off its end.
+	 */
+	if (map && (h->size < PVMAP_TEST_MIN_SIZE || !PAGE_ALIGNED(h->base) ||
+		    !PAGE_ALIGNED(h->size)))
+		return -EINVAL;
 	ctx->buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!ctx->buf)
 		return -ENOMEM;
@@ -214,6 +221,13 @@ static int pvmap_test_facilities(struct pvmap_test_ctx *ctx, void *arg)
 #define ANY_RANGE	BIT(0)
 /* Requests that make their own io_mapping, or need none. */
 #define NO_MAPPING	BIT(1)
+/*
+ * Requests on state kept between requests (the hazard engine's address,
+ * the held PV map): one at a time, so that two openers neither leak a map
+ * nor unmap one twice. Not the memtype hold, which waits for its release.
+ */
+#define HELD_STATE	BIT(2)
+static DEFINE_MUTEX(held_state_lock);
 
 static const struct pvmap_test_ioctl {
 	unsigned int cmd;
@@ -231,14 +245,14 @@ static const struct pvmap_test_ioctl {
 	{ PVMAP_TEST_POOL_RELEASE, pvmap_test_pool_release, NO_MAPPING | ANY_RANGE },
 	{ PVMAP_TEST_PROBE, pvmap_test_probe, NO_MAPPING | ANY_RANGE },
 	{ PVMAP_TEST_FACILITIES, pvmap_test_facilities, NO_MAPPING },
-	{ PVMAP_TEST_HAZARD_MAP, pvmap_test_hazard_map },
-	{ PVMAP_TEST_HAZARD_WRITE, pvmap_test_hazard_write, NO_MAPPING },
+	{ PVMAP_TEST_HAZARD_MAP, pvmap_test_hazard_map, HELD_STATE },
+	{ PVMAP_TEST_HAZARD_WRITE, pvmap_test_hazard_write, NO_MAPPING | HELD_STATE },
 	{ PVMAP_TEST_MAINLINE, pvmap_test_mainline, NO_MAPPING },
 	{ PVMAP_TEST_IRQ_LOAD, pvmap_test_irq_load },
 	{ PVMAP_TEST_PV_REFUSALS, pvmap_test_pv_refusals },
 	{ PVMAP_TEST_PV_PING, pvmap_test_pv_ping, NO_MAPPING },
-	{ PVMAP_TEST_PV_HOLD, pvmap_test_pv_hold },
-	{ PVMAP_TEST_PV_RELEASE, pvmap_test_pv_release, NO_MAPPING },
+	{ PVMAP_TEST_PV_HOLD, pvmap_test_pv_hold, HELD_STATE },
+	{ PVMAP_TEST_PV_RELEASE, pvmap_test_pv_release, NO_MAPPING | HELD_STATE },
 };
 
 /* Run @op on the request at @uarg: its struct in, its results out. */
@@ -263,8 +277,13 @@ static long pvmap_test_run(const struct pvmap_test_ioctl *op, void __user *uarg)
 	if (ret)
 		goto out;
 	/* a mapping that could not be made is the request's verdict */
-	if ((op->flags & NO_MAPPING) || ctx.m)
+	if ((op->flags & NO_MAPPING) || ctx.m) {
+		if (op->flags & HELD_STATE)
+			mutex_lock(&held_state_lock);
 		ret = op->run(&ctx, h);
+		if (op->flags & HELD_STATE)
+			mutex_unlock(&held_state_lock);
+	}
 	pvmap_test_ctx_fini(&ctx);
 out:
 	if (!ret && copy_to_user(uarg, h, size))

@@ -63,17 +63,14 @@ enum pvmap_memtype pvmap_test_memtype_of(void __iomem *vaddr, bool *large)
 }
 
 static DECLARE_COMPLETION(memtype_released);
-static DEFINE_MUTEX(memtype_lock);	/* protects memtype_held */
+static DEFINE_MUTEX(memtype_lock);	/* protects memtype_held and memtype_holding */
 static struct pvmap_test_memtype memtype_held;	/* va 0: none held */
+static bool memtype_holding;	/* a hold in progress: a second would take its release */
 
-/*
- * An atomic slot's memtype, then a sleepable map held until
- * MEMTYPE_RELEASE (so the host can audit it meanwhile).
- */
-int pvmap_test_memtype_hold(struct pvmap_test_ctx *ctx, void *arg)
+/* The atomic slot's and the held map's memtypes; the held map in *@held. */
+static int memtype_map(struct pvmap_test_ctx *ctx, struct pvmap_test_memtype *req, u64 offset,
+		       void __iomem **held)
 {
-	struct pvmap_test_memtype *req = arg;
-	u64 offset = pvmap_test_random_offset(ctx, 1);
 	void __iomem *vaddr;
 	bool large;
 
@@ -91,18 +88,43 @@ int pvmap_test_memtype_hold(struct pvmap_test_ctx *ctx, void *arg)
 	req->va = (unsigned long)vaddr;
 	req->pa = ctx->base + offset;
 	req->pat = pat_enabled();
+	*held = vaddr;
+	return 0;
+}
+
+/*
+ * An atomic slot's memtype, then a sleepable map held until
+ * MEMTYPE_RELEASE (so the host can audit it meanwhile). One at a time.
+ */
+int pvmap_test_memtype_hold(struct pvmap_test_ctx *ctx, void *arg)
+{
+	struct pvmap_test_memtype *req = arg;
+	void __iomem *vaddr = NULL;
+	bool busy;
+
 	mutex_lock(&memtype_lock);
-	memtype_held = *req;
-	reinit_completion(&memtype_released);
+	busy = memtype_holding;
+	memtype_holding = true;
 	mutex_unlock(&memtype_lock);
+	if (busy)
+		return test_fail(ctx, "a memtype hold is in progress already");
+	memtype_map(ctx, req, pvmap_test_random_offset(ctx, 1), &vaddr);
+	if (vaddr) {
+		mutex_lock(&memtype_lock);
+		memtype_held = *req;
+		reinit_completion(&memtype_released);
+		mutex_unlock(&memtype_lock);
 
-	if (!wait_for_completion_timeout(&memtype_released, 120 * HZ))
-		pr_warn("pvmap_test: memtype_hold: no release in 120 s\n");
-
+		if (!wait_for_completion_timeout(&memtype_released, 120 * HZ))
+			pr_warn("pvmap_test: memtype_hold: no release in 120 s\n");
+		pvmap_io_mapping_unmap(vaddr);
+	}
 	mutex_lock(&memtype_lock);
 	memtype_held.va = 0;
+	memtype_holding = false;
 	mutex_unlock(&memtype_lock);
-	pvmap_io_mapping_unmap(vaddr);
+	if (!vaddr)
+		return 0;	/* memtype_map() said why */
 	if (req->slot != PVMAP_MEMTYPE_WC || req->held != PVMAP_MEMTYPE_WC)
 		return test_fail(ctx, "slot memtype %u, held %u: not write-combining",
 				 req->slot, req->held);

@@ -10,7 +10,8 @@
  * Every request starts with struct pvmap_test_head: the aperture it is
  * about, and how it ended. An ioctl that fails (-1) did not run: EPERM when
  * the range is no aperture the test modules may map, EINVAL for arguments
- * out of range. One that ran returns 0 with its verdict in status and its
+ * out of range (a request that maps needs at least 2 MiB, page-aligned).
+ * One that ran returns 0 with its verdict in status and its
  * results in the typed fields; msg is for people, never parsed.
  */
 #ifndef _UAPI_PVMAP_TEST_H

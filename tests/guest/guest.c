@@ -453,8 +453,18 @@ int guest_api_case(const char *name, uint64_t base, uint64_t size, struct pvmap_
 		return -EINVAL;
 	}
 	strcpy(req->name, name);
-	if (!stat("/sys/kernel/debug/kunit", &st) && !stat(GUEST_KUNIT_PATH, &st)) {
+	/*
+	 * A kernel with KUnit runs the cases there, and only there: without
+	 * pvmap_kunit.ko in its initramfs the case fails rather than falling
+	 * back to the ioctl unnoticed, so the KUnit suite cannot go missing.
+	 */
+	if (!stat("/sys/kernel/debug/kunit", &st)) {
 		*how = "KUnit suite pvmap_api (pvmap_kunit.ko)";
+		if (stat(GUEST_KUNIT_PATH, &st)) {
+			snprintf(req->h.msg, sizeof(req->h.msg),
+				 "this kernel has KUnit, but no %s", GUEST_KUNIT_PATH);
+			return -ENOENT;
+		}
 		return api_case_kunit(name, base, size, req);
 	}
 	*how = "pvmap_test.ko's PVMAP_TEST_API (no KUnit in this kernel)";
