@@ -105,10 +105,18 @@ $(B)/%/init: tests/guest/init.c $(GUEST_LIB) | deps
 # the feature files are included by pvmap-tests.c (one harness per program)
 GUEST_TESTS := tests/guest/pvmap-tests.c tests/guest/pvmap-tests.h $(wildcard tests/guest/tests_*.c) \
 	tests/guest/suite.c tests/guest/suite.h tests/guest/result.h tests/guest/harness.h
-$(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) | deps
+$(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) $(B)/gen/kernel_cases.h | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) -isystem $(KSFT_DIR) -o $@ $< tests/guest/suite.c \
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -I$(B)/gen -isystem $(KSFT_DIR) -o $@ $< tests/guest/suite.c \
 		tests/guest/guest.c
+
+# The guest's kernel_NAME tests (tests_kernel.c): one per line of the in-kernel
+# case table, so that a new case is written in one file.
+$(B)/gen/kernel_cases.h: guest/tests/pvmap_api_cases.c
+	@mkdir -p $(@D)
+	@sed -n 's/^\t{ "\([a-z0-9_]*\)",.*/KERNEL_TEST(\1)/p' $< > $@.tmp
+	@[ -s $@.tmp ] || { echo "$<: no case table found" >&2; rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
 
 $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
@@ -281,7 +289,7 @@ $(B)/unit/audit-paging-guest: tests/unit/audit_paging_guest.c
 # what tests/check's unit suite runs of the auditor's, built by make unit and make check
 AUDIT_UNIT_BINS := $(B)/unit/pvmap-audit-san $(B)/unit/test_audit $(B)/unit/test_audit_plain \
 	$(B)/unit/audit-paging-guest
-unit check check-full: $(AUDIT_UNIT_BINS)
+unit: $(AUDIT_UNIT_BINS)
 
 # --- host tools and unit tests -----------------------------------------------
 host: $(B)/host/pvmap-pattern $(B)/host/pvstub-replay $(B)/host/pvmap-audit $(B)/host/pvmap-hv
@@ -349,11 +357,18 @@ catalog:
 	tools/host/test-catalog > docs/test-catalog.md
 
 # --- the two commands of the README ------------------------------------------
-check: deps host guests deb $(UNIT_BINS)
+# What make check runs, built one job per CPU: make check's own time budget
+# (docs/testing.md). Kernel builds still go one at a time (guest-kernel.sh's lock).
+CHECK_BUILD = deps host guests deb $(UNIT_BINS) $(AUDIT_UNIT_BINS)
+
+check:
+	@$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_BUILD)
 	@tests/check
 
 # make check, then what needs the network or more time (tests/check's FULL)
-check-full: deps host guests deb $(UNIT_BINS) $(ALL_KERNELS:%=$(B)/%/initramfs.cpio)
+check-full:
+	@$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_BUILD) \
+		$(ALL_KERNELS:%=$(B)/%/initramfs.cpio)
 	@tests/check --full
 
 # The second guest: the real hazard, in mainline's own io_mapping on a
