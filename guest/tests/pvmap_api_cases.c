@@ -48,6 +48,7 @@ static int check_pages(struct pvmap_test_ctx *ctx, u64 offset, size_t len, u64 s
 	return 0;
 }
 
+/* 16 nested atomic maps of distinct pages, each read back; with slots, each faults once unmapped. */
 static int api_nested(struct pvmap_test_ctx *ctx, unsigned int unused)
 {
 	u64 base = pvmap_test_random_offset(ctx, PVMAP_MAX_DEPTH);
@@ -79,6 +80,7 @@ static int api_nested(struct pvmap_test_ctx *ctx, unsigned int unused)
 	return test_pass(ctx, "%d nested maps", depth);
 }
 
+/* One atomic range map of @npages, written and read back page by page; with slots, it faults after. */
 static int api_range(struct pvmap_test_ctx *ctx, unsigned int npages)
 {
 	u64 offset = pvmap_test_random_offset(ctx, npages), seed = get_random_u64();
@@ -101,6 +103,7 @@ static int api_range(struct pvmap_test_ctx *ctx, unsigned int npages)
 	return test_pass(ctx, "%u pages at %#llx", npages, offset);
 }
 
+/* A live map reads; the released slot faults (skipped for the whole-aperture mapping). */
 static int api_stale(struct pvmap_test_ctx *ctx, unsigned int unused)
 {
 	void __iomem *vaddr;
@@ -121,6 +124,7 @@ static int api_stale(struct pvmap_test_ctx *ctx, unsigned int unused)
 	return test_pass(ctx, "a live map reads, the released slot faults");
 }
 
+/* A sleepable map of @len bytes held across a sleep, read back; its pool window faults after. */
 static int api_sleepable(struct pvmap_test_ctx *ctx, unsigned int len)
 {
 	u64 offset = pvmap_test_random_offset(ctx, len >> PAGE_SHIFT), seed = get_random_u64();
@@ -351,6 +355,7 @@ static void (*const misuse_cases[])(struct misuse_run *t) = {
 	misuse_past_limits, misuse_still_works,
 };
 
+/* Every misuse refused with one WARN, the preempt and page-fault counts restored after each. */
 static int api_misuse(struct pvmap_test_ctx *ctx, unsigned int unused)
 {
 	struct misuse_run t = {
@@ -372,9 +377,11 @@ static int api_misuse(struct pvmap_test_ctx *ctx, unsigned int unused)
 
 /*
  * The cases, by name: KUnit's suite runs each as a parameter, pvmap_test.ko's
- * PVMAP_TEST_API the one it is asked for by name, the guest test
- * kernel_NAME (tests/guest/tests_kernel.c) both ways. A name fits in
- * PVMAP_TEST_NAME_LEN with its NUL; the table ends with a NULL name.
+ * PVMAP_TEST_API the one it is asked for by name. This table is also the
+ * guest's list: the build turns each line into the guest test kernel_NAME
+ * (tests/guest/tests_kernel.c), so a new case is one function and one line
+ * here. A name fits in PVMAP_TEST_NAME_LEN with its NUL; the table ends with
+ * a NULL name.
  */
 const struct pvmap_api_case pvmap_api_cases[] = {
 	{ "nested", api_nested },

@@ -75,16 +75,11 @@ PVMAP_TEST(hazard_scenario)
 }
 
 /*
- * The io_mapping API's own cases (guest/tests/pvmap_api_cases.c), run in the
- * kernel: 16 nested maps, range maps of 1, 2, 16 and the most pages, and a
- * released slot faulting.
+ * The io_mapping API's own cases, run in the kernel: one kernel_NAME test per
+ * line of guest/tests/pvmap_api_cases.c's table, which the build turns into
+ * kernel_cases.h (the Makefile).
  */
-KERNEL_TEST(nested)
-KERNEL_TEST(range1)
-KERNEL_TEST(range2)
-KERNEL_TEST(range16)
-KERNEL_TEST(rangemax)
-KERNEL_TEST(stale)
+#include "kernel_cases.h"
 
 #define FLUSH_PROBES	100
 
@@ -139,12 +134,6 @@ PVMAP_TEST(mainline_nohighmem_flushes)
 			    "fixed it? then this expected failure must go");
 	return xfail("expected: the known upstream bug that docs/upstream/ fixes");
 }
-
-/* Sleepable maps of 4 KiB, 64 KiB and 1 MiB; every misuse refused with one WARN. */
-KERNEL_TEST(sleepable4k)
-KERNEL_TEST(sleepable64k)
-KERNEL_TEST(sleepable1m)
-KERNEL_TEST(misuse)
 
 /*
  * The test module maps what it is given and writes there: only a BAR of a
