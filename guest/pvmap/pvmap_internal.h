@@ -103,6 +103,7 @@ void pvmap_stats_read(struct pvmap_stats *stats);
 struct seq_file;
 void pvmap_live_show(struct seq_file *s);
 void pvmap_windows_show(struct seq_file *s);
+bool pvmap_windows_own(unsigned long va);
 
 struct pvmap_io_mapping;
 int pvmap_rw_check(u64 aperture_size, struct pvmap_rw *rw);

@@ -526,6 +526,29 @@ void pvmap_windows_show(struct seq_file *s)
 	seq_printf(s, "%lx %u pool\n", pvmap_pool.window.va, pvmap_pool.window.npages);
 }
 
+static bool pvmap_window_has(const struct pvmap_window *w, unsigned long va)
+{
+	return va - w->va < (unsigned long)w->npages * PAGE_SIZE;
+}
+
+/*
+ * Whether @va is in a window pvmap keeps while it is loaded (each CPU's
+ * slots, the pool), whose pages are never another user's: the one place
+ * a test may read an address it did not map itself.
+ */
+bool pvmap_windows_own(unsigned long va)
+{
+	int cpu;
+
+	if (pvmap_window_has(&pvmap_pool.window, va))
+		return true;
+	for_each_possible_cpu(cpu)
+		if (pvmap_window_has(pvmap_slots_window(cpu), va))
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_windows_own);
+
 int pvmap_io_mapping_init(void)
 {
 	int ret;

@@ -347,15 +347,18 @@ int pvmap_test_pool_release(struct pvmap_test_ctx *ctx, void *arg)
 
 /*
  * A read of VA on CPU, in an IPI, so in whatever address space that CPU
- * has loaded: no switch flushes its TLB first. pvmap's windows are vmalloc
- * space: no other kernel address is read (EPERM).
+ * has loaded: no switch flushes its TLB first. Only pvmap's own windows
+ * (slots, pool) are read, never another user's memory (EPERM); a pvmap
+ * built without its test hooks cannot say which they are (EOPNOTSUPP).
  */
 int pvmap_test_probe(struct pvmap_test_ctx *ctx, void *arg)
 {
 	struct pvmap_test_probe *req = arg;
 	struct probe p = { .va = req->va };
 
-	if (req->va != (unsigned long)req->va || !is_vmalloc_addr((void *)p.va))
+	if (!pvmap_test_has_pte_layer())
+		return -EOPNOTSUPP;
+	if (req->va != (unsigned long)req->va || !pvmap_windows_own(p.va))
 		return -EPERM;
 	if (req->cpu >= nr_cpu_ids || !cpu_online(req->cpu) ||
 	    smp_call_function_single(req->cpu, probe_here, &p, 1))
