@@ -48,7 +48,7 @@ static int check_pages(struct pvmap_test_ctx *ctx, u64 offset, size_t len, u64 s
 	return 0;
 }
 
-/* 16 nested atomic maps of distinct pages, each read back; with slots, each faults once unmapped. */
+/* 16 nested atomic maps of distinct pages, read back; with slots, each faults once unmapped. */
 static int api_nested(struct pvmap_test_ctx *ctx, unsigned int unused)
 {
 	u64 base = pvmap_test_random_offset(ctx, PVMAP_MAX_DEPTH);
@@ -80,7 +80,7 @@ static int api_nested(struct pvmap_test_ctx *ctx, unsigned int unused)
 	return test_pass(ctx, "%d nested maps", depth);
 }
 
-/* One atomic range map of @npages, written and read back page by page; with slots, it faults after. */
+/* An atomic range map of @npages, written and read back; with slots, it faults after. */
 static int api_range(struct pvmap_test_ctx *ctx, unsigned int npages)
 {
 	u64 offset = pvmap_test_random_offset(ctx, npages), seed = get_random_u64();
