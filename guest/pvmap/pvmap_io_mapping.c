@@ -533,8 +533,8 @@ static bool pvmap_window_has(const struct pvmap_window *w, unsigned long va)
 
 /*
  * Whether @va is in a window pvmap keeps while it is loaded (each CPU's
- * slots, the pool), whose pages are never another user's: the one place
- * a test may read an address it did not map itself.
+ * slots, the pool): its pages map apertures or nothing, never memory of
+ * another kernel user, so a test may read there what it did not map.
  */
 bool pvmap_windows_own(unsigned long va)
 {

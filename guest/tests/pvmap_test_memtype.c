@@ -360,6 +360,8 @@ int pvmap_test_probe(struct pvmap_test_ctx *ctx, void *arg)
 		return -EOPNOTSUPP;
 	if (req->va != (unsigned long)req->va || !pvmap_windows_own(p.va))
 		return -EPERM;
+	if (!IS_ALIGNED(p.va, sizeof(u32)))
+		return -EINVAL;
 	if (req->cpu >= nr_cpu_ids || !cpu_online(req->cpu) ||
 	    smp_call_function_single(req->cpu, probe_here, &p, 1))
 		return -EINVAL;

@@ -311,8 +311,7 @@ int main(void)
 	console_quiet();
 	ret = run_program(prog, only);
 	printf("# init: %s exited with %d\n", prog, ret);
-	/* the host judges kmemleak after a whole suite only: one test leaves no time to age */
-	if (harness_suite(prog) && !only[0])
+	if (harness_suite(prog))
 		kmemleak_report();
 	end_qemu(ret == 0 ? EXIT_PASS : EXIT_FAIL);
 }

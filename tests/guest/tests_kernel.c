@@ -145,42 +145,68 @@ static unsigned long pvmap_data_address(void)
 	return strtoul(buf, NULL, 16);
 }
 
+/* The first and the last page of pvmap's sleepable pool (its debugfs "windows"), or 0. */
+static unsigned long pool_window(unsigned long *last)
+{
+	char windows[4096] = "", *line;
+	unsigned long va, npages;
+
+	if (guest_read_file(GUEST_DEBUGFS "/windows", windows, sizeof(windows) - 1) <= 0)
+		return 0;
+	for (line = strtok(windows, "\n"); line; line = strtok(NULL, "\n"))
+		if (sscanf(line, "%lx %lu pool", &va, &npages) == 2 && npages) {
+			*last = va + (npages - 1) * PAGE;
+			return va;
+		}
+	return 0;
+}
+
 /*
  * The test module maps what it is given and writes there: only a BAR of a
  * device pvmap has bound (or no driver has), never RAM; and its probe reads
- * only pvmap's windows, no other kernel address: not the direct map or
- * kernel text, not pvmap.ko's own data (on i386 in vmalloc space, as the
- * windows are).
+ * only pvmap's own windows: up to the last page of its pool, not the page
+ * after it (vmalloc space on both arches, another area's guard), not
+ * pvmap.ko's own data (on i386 in vmalloc space too), not the direct map
+ * or kernel text.
  */
 PVMAP_TEST(selftest_reaches_apertures_only)
 {
 	/* the direct map (i386) or kernel text (x86_64) */
 	unsigned long kva = sizeof(long) == 4 ? 0xc0100000UL : (unsigned long)0xffffffff81000000ULL;
-	unsigned long vas[2] = { kva, pvmap_data_address() };
+	unsigned long last = 0, first = pool_window(&last);
+	const struct { unsigned long va; bool ours; const char *what; } probes[] = {
+		{ last, true, "the pool's last page" },
+		{ last + PAGE, false, "the page after the pool" },
+		{ pvmap_data_address(), false, "pvmap.ko's .data" },
+		{ kva, false, "the kernel" },
+	};
 	struct pvmap_test_api range = { .name = "range1" };
 	struct pvmap_test_facilities fac;
-	int ret, want;
+	bool hooks;
+	int ret;
 
 	ret = guest_test(PVMAP_TEST_API, &range, 0x100000, 0x1000);
 	if (ret != -EPERM)
 		return fail("range1 over RAM at 1 MiB: %s, want EPERM", strerror(-ret));
 	printf("# range1 over RAM at 1 MiB: %s\n", range.h.msg);
-	if (!vas[1])
-		return fail("no address for pvmap.ko's .data in /sys/module/pvmap/sections");
+	if (!first || !probes[2].va)
+		return fail("no address for pvmap's pool (" GUEST_DEBUGFS "/windows) or its .data "
+			    "(/sys/module/pvmap/sections)");
 	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
 		return -1;
 	/* without pvmap's test hooks the probe cannot tell its windows: it reads nothing */
-	want = fac.flags & PVMAP_TEST_F_PTE_LAYER ? -EPERM : -EOPNOTSUPP;
-	for (unsigned int i = 0; i < 2; i++) {
-		struct pvmap_test_probe probe = { .va = vas[i], .cpu = 0 };
+	hooks = fac.flags & PVMAP_TEST_F_PTE_LAYER;
+	for (unsigned int i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		struct pvmap_test_probe probe = { .va = probes[i].va, .cpu = 0 };
+		int want = !hooks ? -EOPNOTSUPP : probes[i].ours ? 0 : -EPERM;
 
 		ret = guest_test(PVMAP_TEST_PROBE, &probe, 0, 0);
 		if (ret != want)
-			return fail("probe of %#lx: %s, want %s", vas[i],
+			return fail("probe of %s (%#lx): %s, want %s", probes[i].what, probes[i].va,
 				    ret ? strerror(-ret) : probe.faulted ? "faulted" : "read",
-				    strerror(-want));
-		printf("# probe of %#lx (%s): %s\n", vas[i], i ? "pvmap.ko's .data" : "kernel",
-		       strerror(-ret));
+				    want ? strerror(-want) : "a probe");
+		printf("# probe of %s (%#lx): %s\n", probes[i].what, probes[i].va,
+		       ret ? strerror(-ret) : probe.faulted ? "faulted" : "read");
 	}
 	return 0;
 }

@@ -57,6 +57,7 @@ GUESTS = {
     # a channel this kernel cannot use (no PAE): pvmap runs natively and says why
     "i386-nohighmem-pv": ("i386-nohighmem", ["--pv", "--pv-unusable"]),
     "deb-686-pv": ("deb-686", ["--pv", "--pv-unusable"]),
+    "i386-nohighmem-6.12-fixed-pv": ("i386-nohighmem-6.12-fixed", ["--pv", "--pv-unusable"]),
     "x86_64-hygiene-pv": ("x86_64", ["--modparams", "hygiene=1", "--pv"]),
     "deb-686-pae-pv": ("deb-686-pae", ["--pv"]),
     # pvmap_drm on a secondary-vga (pvmap keeps ivshmem and qxl): its tests only
