@@ -20,6 +20,9 @@
 #                           unpacked into the cache (never installed on the host)
 # `guest-kernel.sh --list` prints the names; `guest-kernel.sh --source 6.1`
 # (or 6.12) unpacks that source if needed and prints its directory.
+# `guest-kernel.sh --xen` fetches bookworm's current xen-hypervisor-4.17-amd64
+# and prints the path of its hypervisor as a multiboot ELF, which QEMU's
+# -kernel boots (run-guest --xen: the guest kernel is Xen's PV dom0).
 #
 # Cache layout under ${PVMAP_CACHE:-$HOME/.cache/pvmap}:
 #   linux-<debian version>/          an unpacked source (scripts/checkpatch.pl)
@@ -29,6 +32,8 @@
 #   kernel/<name>-<key>/             O= build tree: bzImage, Module.symvers
 #   debian/<name>-<package version>/ the unpacked Debian packages, less the
 #                                    image's modules but DRM's (pvmap-drm/)
+#   xen/<package version>/           xen-hypervisor-4.17-amd64 unpacked (root/)
+#                                    and its gunzipped xen-4.17-amd64 ELF
 # <key> hashes the fragments, the source version and RECIPE, so editing a
 # fragment builds a new tree and leaves the old one for `make clean-cache`.
 set -euo pipefail
@@ -44,7 +49,7 @@ kernels_made() {
 BUILT_KERNELS=$(kernels_made built)
 DEBIAN_KERNELS=$(kernels_made debian)
 
-name=${1:?usage: guest-kernel.sh KERNEL | --list | --source 6.1|6.12}
+name=${1:?usage: guest-kernel.sh KERNEL | --list | --source 6.1|6.12 | --xen}
 if [ "$name" = --list ]; then
 	echo $BUILT_KERNELS $DEBIAN_KERNELS
 	exit 0
@@ -108,6 +113,34 @@ debian_kernel() {
 		touch "$out/.pvmap-built-$DEBIAN_RECIPE"
 	fi
 	echo "$out/root/usr/src/linux-headers-$kver"
+}
+
+# --- Xen, for the PV dom0 guests ------------------------------------------
+XEN_PACKAGE=xen-hypervisor-4.17-amd64
+xen_hypervisor() {
+	local pkgver out elf
+	# The version apt-get download fetches: the candidate, security updates included.
+	pkgver=$(apt-cache policy "$XEN_PACKAGE" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+	if [ -z "$pkgver" ] || [ "$pkgver" = "(none)" ]; then
+		echo "guest-kernel.sh: apt knows no $XEN_PACKAGE; run tools/deps.sh" >&2
+		exit 1
+	fi
+	out=$cache/xen/$pkgver
+	elf=$out/xen-4.17-amd64
+	[ -f "$out/.pvmap-fetched" ] || lock
+	if [ ! -f "$out/.pvmap-fetched" ]; then
+		echo "guest-kernel.sh: fetching $XEN_PACKAGE ($pkgver)" >&2
+		rm -rf "$out"
+		mkdir -p "$out/deb" "$out/root"
+		(cd "$out/deb" && apt-get download "$XEN_PACKAGE=$pkgver" >>"$out/fetch.log" 2>&1) ||
+			{ tail -n 5 "$out/fetch.log" >&2; exit 1; }
+		dpkg-deb -x "$out"/deb/*.deb "$out/root"
+		# QEMU's -kernel loads a multiboot ELF, not the gzipped one GRUB takes.
+		gunzip -c "$out/root/boot/xen-4.17-amd64.gz" >"$elf"
+		rm -rf "$out/deb"
+		touch "$out/.pvmap-fetched"
+	fi
+	echo "$elf"
 }
 
 # --- kernels the project builds -------------------------------------------
@@ -274,6 +307,11 @@ if [ "$name" = --source ]; then
 	esac
 	echo "guest-kernel.sh: --source 6.1 or --source 6.12" >&2
 	exit 2
+fi
+if [ "$name" = --xen ]; then
+	mkdir -p "$cache/xen"
+	xen_hypervisor
+	exit 0
 fi
 case " $BUILT_KERNELS " in
 *" $name "*) built_kernel; exit 0 ;;
