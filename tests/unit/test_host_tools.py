@@ -133,6 +133,50 @@ class ConsoleSplats(unittest.TestCase):
         self.assertEqual(console.splats(boot), [])
 
 
+class XenConsole(unittest.TestCase):
+    """run-guest --xen: Xen's lines share the serial console with its dom0's."""
+
+    def test_finds_xen_reports(self):
+        reports = [
+            "(XEN) Xen WARN at arch/x86/mm.c:1234",
+            "(XEN) Xen BUG at common/page_alloc.c:1000",
+            "(XEN) Panic on CPU 0:",
+            "(XEN) FATAL TRAP: vector = 14 (page fault)",
+            "(XEN) Xen call trace:",
+            "(XEN) domain_crash_sync called from entry.S: fault at ffff82d040",
+            "(XEN) Domain 0 (vcpu#1) crashed on cpu#0:",
+            "(XEN) Hardware Dom0 crashed: rebooting machine in 5 seconds.",
+        ]
+        for line in reports:
+            self.assertTrue(console.splats([line]), line)
+
+    def test_dom0_reports_still_found(self):
+        self.assertEqual(console.splats(["(XEN) Dom0 has maximum 2 VCPUs",
+                                         "[    2.1] WARNING: CPU: 0 PID: 1 at x.c:1 f+0x1"])[0][0],
+                         "WARNING")
+
+    def test_xen_boot_is_clean(self):
+        boot = ["(XEN) Speculative mitigation facilities:",  # Xen 4.17.7's, seen here
+                "(XEN) Guest Loglevel: Nothing (Rate-limited: Errors and warnings)",
+                "(XEN) *** Serial input to DOM0 (type 'CTRL-a' three times to switch input)",
+                "mapping kernel into physical memory", "about to get started...",
+                "[    0.000000] Hypervisor detected: Xen PV"]
+        self.assertEqual(console.splats(boot), [])
+
+    def test_init_waits_for_dom0(self):
+        init = console.InitWatch(xen=True)
+        xen = ["(XEN) Xen version 4.17.7", "(XEN) Freed 656kB init memory",
+               "mapping kernel into physical memory", "about to get started...",
+               "[    0.00] Linux version 6.1.0", "(XEN) Xen WARN at x.c:1"]
+        self.assertFalse([ln for ln in xen if init.started(ln)])
+        self.assertTrue(init.started("# init: something"))
+
+    def test_native_init_is_the_first_non_kernel_line(self):
+        init = console.InitWatch()
+        self.assertFalse(init.started("[    1.0] Run /init as init process"[:17]))
+        self.assertTrue(init.started("KTAP version 1"))
+
+
 class EmulatorFault(unittest.TestCase):
     """The known QEMU fault is told apart from a guest's own double fault."""
     HEAD = ["[    8.466953] traps: PANIC: double fault, error_code: 0x0",

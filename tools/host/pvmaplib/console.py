@@ -22,16 +22,57 @@ SPLATS = [
     ("kmemleak", re.compile(r"kmemleak: \d+ new suspected memory leaks")),
 ]
 
+# Xen's own reports, on the serial console it shares with its PV dom0 (run-guest
+# --xen): its lines are "(XEN) ..." and are judged by these, not by the kernel's
+# patterns; the dom0 kernel's lines by the kernel's.
+XEN_SPLATS = [
+    ("Xen BUG", re.compile(r"Xen BUG at")),
+    ("Xen WARN", re.compile(r"Xen WARN at")),
+    ("Xen panic", re.compile(r"Panic on CPU|FATAL TRAP|Assertion '.*' failed")),
+    ("Xen call trace", re.compile(r"Xen call trace:")),
+    ("domain crash", re.compile(r"domain_crash|Domain \d+ \(vcpu#\d+\) crashed|"
+                                r"Hardware Dom0 crashed")),
+]
+_XEN_LINE = re.compile(r"^\(XEN\) ")
+
+
+def xen_line(line):
+    """Whether a console line is Xen's own, not its dom0 kernel's."""
+    return bool(_XEN_LINE.match(line))
+
 
 def splats(lines):
-    """[(kind, line)] for every console line that reports a kernel problem."""
+    """[(kind, line)] for every console line that reports a kernel (or Xen) problem."""
     found = []
     for line in lines:
-        for kind, pattern in SPLATS:
+        for kind, pattern in XEN_SPLATS if xen_line(line) else SPLATS:
             if pattern.search(line):
                 found.append((kind, line.rstrip()))
                 break
     return found
+
+
+_INIT_STARTED = re.compile(r"Run \S+ as init process|^[^\[]")
+
+
+class InitWatch:
+    """Whether the guest's kernel has started init, fed the console line by line:
+    a line that is no kernel message ("[    1.23] ...") is user space's. Under Xen
+    (run-guest --xen) Xen's own lines come first ("(XEN) ...", and its dom0
+    builder's unprefixed "about to get started..."), and more may come later:
+    only a line after the dom0 kernel's first message, and not Xen's, counts."""
+
+    def __init__(self, xen=False):
+        self.kernel = not xen  # the guest kernel's first message seen
+        self.xen = xen
+
+    def started(self, line):
+        if not self.kernel:
+            self.kernel = line.startswith("[")
+            return False
+        if self.xen and xen_line(line):
+            return False
+        return bool(_INIT_STARTED.search(line))
 
 
 # EFLAGS bits an x86 CPU defines (bit 1 always reads 1); the rest are reserved, always 0.

@@ -70,6 +70,10 @@ GUESTS = {
     "deb-amd64-drm": ("deb-amd64", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
                                     "--drm-vga-mb", "512"]),
     "deb-amd64-hygiene-pv": ("deb-amd64", ["--modparams", "hygiene=1", "--expect-pti", "--pv"]),
+    # Debian's amd64 kernel as a Xen PV dom0 under Debian's Xen 4.17
+    # (run-guest --xen): PTE writes are hypercalls, ivshmem and the VGAs dom0's
+    "xen-dom0": ("deb-amd64", ["--xen"]),
+    "xen-dom0-hygiene": ("deb-amd64", ["--xen", "--modparams", "hygiene=1"]),
     # pvmap.ko as `dkms build` made it from `make deb`'s package (tests/check)
     "deb-686-pae-dkms": ("deb-686-pae", ["--initrd", os.path.join(
         TOP, "build", "deb-686-pae-dkms", "initramfs.cpio")]),
@@ -80,6 +84,13 @@ DEBIAN_KERNELS = [k for k, v in KERNELS.items() if v[3] == "debian"]
 
 def arch_of(guest):
     return KERNELS[GUESTS[guest][0]][0]
+
+
+def xen_hypervisor():
+    """Xen's multiboot ELF (tools/host/guest-kernel.sh --xen); fetches it if needed."""
+    out = subprocess.run([os.path.join(TOP, "tools", "host", "guest-kernel.sh"), "--xen"],
+                         stdout=subprocess.PIPE, check=True, text=True).stdout
+    return out.strip().splitlines()[-1]
 
 
 def kernel_dir(kernel):
