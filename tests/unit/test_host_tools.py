@@ -111,6 +111,12 @@ class HarnessTAP(unittest.TestCase):
         self.assertIn("not ok 1 guest_ktap", out)
         self.assertEqual(ktap.totals(out)[:2], (0, 1))
 
+
+def assert_each_found(test, reports):
+    """Each line of @reports alone is a console splat."""
+    for line in reports:
+        test.assertTrue(console.splats([line]), line)
+
 class ConsoleSplats(unittest.TestCase):
     def test_finds_kernel_reports(self):
         reports = [
@@ -123,8 +129,7 @@ class ConsoleSplats(unittest.TestCase):
             "[    2.1] inconsistent lock state",
             "[    2.1] Call Trace:",
         ]
-        for line in reports:
-            self.assertTrue(console.splats([line]), line)
+        assert_each_found(self, reports)
 
     def test_quiet_boot_is_clean(self):
         boot = ["[    0.26] rcu: \tRCU lockdep checking is enabled.",
@@ -148,8 +153,7 @@ class XenConsole(unittest.TestCase):
             "(XEN) Domain 0 (vcpu#1) crashed on cpu#0:",
             "(XEN) Hardware Dom0 crashed: rebooting machine in 5 seconds.",
         ]
-        for line in reports:
-            self.assertTrue(console.splats([line]), line)
+        assert_each_found(self, reports)
 
     def test_dom0_reports_still_found(self):
         self.assertEqual(console.splats(["(XEN) Dom0 has maximum 2 VCPUs",
