@@ -117,6 +117,7 @@ def assert_each_found(test, reports):
     for line in reports:
         test.assertTrue(console.splats([line]), line)
 
+
 class ConsoleSplats(unittest.TestCase):
     def test_finds_kernel_reports(self):
         reports = [
