@@ -42,7 +42,8 @@ DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h \
 	include/uapi/pvmap_test.h
 
-.PHONY: all help deps guest-kernels modules guests host lint unit check check-full demo bench catalog \
+.PHONY: all help deps guest-kernels modules guests host lint unit check check-build check-full demo \
+	bench catalog \
 	soak fuzz \
 	clean clean-cache FORCE
 
@@ -361,16 +362,16 @@ catalog:
 # (docs/testing.md). Kernel builds still go one at a time (guest-kernel.sh's lock).
 CHECK_BUILD = deps host guests deb $(UNIT_BINS) $(AUDIT_UNIT_BINS)
 
-check:
+check-build:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_BUILD)
+
+check: check-build
 	@tests/check
 
 # make check, then what needs the network or more time (tests/check's FULL)
-check-full:
-	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_BUILD) \
-		$(ALL_KERNELS:%=$(B)/%/initramfs.cpio)
+check-full: check-build
+	@$(MAKE) --no-print-directory -j$(NPROC) $(ALL_KERNELS:%=$(B)/%/initramfs.cpio)
 	@tests/check --full
 
 # The second guest: the real hazard, in mainline's own io_mapping on a
