@@ -62,6 +62,8 @@ void pvmap_pte_set(struct pvmap_window *w, unsigned int slot, u64 pfn, pgprot_t 
 void pvmap_pte_clear(struct pvmap_window *w, unsigned int slot);
 bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot);
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
+bool pvmap_tlb_flush_whole(unsigned int npages);
+void pvmap_tlb_flush_local_all(struct pvmap_window *w, unsigned int first, unsigned int npages);
 #else
 /*
  * The kernel build: inline, as mainline's kmap_local is. The native
@@ -235,6 +237,22 @@ static __always_inline void pvmap_tlb_flush_local(struct pvmap_window *w, unsign
 		pvmap_native_flush_one(pvmap_window_va(w, slot));
 	pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, slot), 0);
 }
+
+/* Whether to invalidate @npages slots with one flush of this CPU's TLB (Xen PV). */
+static __always_inline bool pvmap_tlb_flush_whole(unsigned int npages)
+{
+	return !pvmap_backend_active() && pvmap_native_flush_whole(npages);
+}
+
+static __always_inline void pvmap_tlb_flush_local_all(struct pvmap_window *w, unsigned int first,
+						      unsigned int npages)
+{
+	unsigned int i;
+
+	pvmap_native_flush_local();
+	for (i = 0; i < npages; i++)
+		pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, first + i), 0);
+}
 #endif /* PVMAP_PTE_STUB */
 
 /*
@@ -280,7 +298,9 @@ static __always_inline int __pvmap_window_clear(struct pvmap_window *w, unsigned
 		pvmap_pte_clear(w, first + i);
 		pvmap_irq_point();
 	}
-	if (flush_local) {
+	if (flush_local && pvmap_tlb_flush_whole(npages)) {
+		pvmap_tlb_flush_local_all(w, first, npages);
+	} else if (flush_local) {
 		for (i = 0; i < npages; i++) {
 			pvmap_tlb_flush_local(w, first + i);
 			pvmap_irq_point();

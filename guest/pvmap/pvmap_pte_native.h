@@ -11,6 +11,7 @@
 
 #include <linux/pgtable.h>
 #include <asm/tlbflush.h>
+#include <xen/xen.h>
 
 static __always_inline void pvmap_native_set_pte(pte_t *ptep, pte_t pte)
 {
@@ -31,6 +32,28 @@ static __always_inline void pvmap_native_clear_pte(unsigned long va, pte_t *ptep
 static __always_inline void pvmap_native_flush_one(unsigned long va)
 {
 	__flush_tlb_one_user(va);
+}
+
+/*
+ * Whether this CPU's TLB entries of @npages pages are better invalidated
+ * with one local flush of the whole TLB. Under Xen PV, Linux queues each
+ * invalidation of a lazy-MMU section as a multicall entry of its own (an
+ * mmuext_op): past a dozen pages the clears and their invalidations
+ * overflow its multicall buffer and a second multicall goes out, where one
+ * MMUEXT_TLB_FLUSH_LOCAL keeps the batch to one (Xen's count,
+ * xen_pwrite_multicalls). A 64-bit PV guest's kernel PTEs are never global,
+ * so that flush reaches them. Natively, per-page invalidation stays: the
+ * whole TLB is worth more than a few invlpg.
+ */
+static __always_inline bool pvmap_native_flush_whole(unsigned int npages)
+{
+	return IS_ENABLED(CONFIG_XEN_PV) && npages > 1 && xen_pv_domain();
+}
+
+/* This CPU's whole TLB, global entries aside (none under Xen PV). */
+static __always_inline void pvmap_native_flush_local(void)
+{
+	__flush_tlb_local();
 }
 
 #endif /* PVMAP_PTE_NATIVE_H */

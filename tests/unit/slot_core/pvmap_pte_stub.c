@@ -141,6 +141,19 @@ void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 		mmuext(MMUEXT_INVLPG_LOCAL, pvmap_window_va(w, slot));
 }
 
+/* As the stub's backend is a hypervisor of its own: each page invalidated, never the whole TLB. */
+bool pvmap_tlb_flush_whole(unsigned int npages)
+{
+	(void)npages;
+	return false;
+}
+
+void pvmap_tlb_flush_local_all(struct pvmap_window *w, unsigned int first, unsigned int npages)
+{
+	for (unsigned int i = 0; i < npages; i++)
+		pvmap_tlb_flush_local(w, first + i);
+}
+
 void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot, unsigned int npages)
 {
 	for (unsigned int i = 0; i < npages; i++)
