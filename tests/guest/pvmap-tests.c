@@ -36,6 +36,7 @@ static void test_setup(void)
 #include "tests_kernel.c"	/* the in-kernel API and the stale-mapping hazard */
 #include "tests_hostile.c"	/* permissions, parameters, ioctl fuzz */
 #include "tests_soak.c"	/* interrupt-context maps, soak */
+#include "tests_xen.c"	/* under real Xen: hypercalls counted, the hazard */
 #include "tests_unplug.c"	/* devices going away: unplug, unbind, unload */
 #include "tests_pv.c"	/* the hypervisor channel; kills its daemon last */
 

@@ -27,7 +27,7 @@ static struct device *pv_ivshmem(int *ret)
 	struct device *d;
 
 	if (!pv_active()) {
-		*ret = skip("no hypervisor channel: not a PV guest");
+		*ret = skip("no pvmap-hv channel: the guest was not booted with run-guest --pv");
 		return NULL;
 	}
 	scan_devices();
@@ -146,7 +146,7 @@ PVMAP_TEST(pv_channel_up)
 	long calls = pv_stat("calls: "), registered = pv_stat("registered: ");
 
 	if (!pv_active()) {
-		return skip("no hypervisor channel: not a PV guest");
+		return skip("no pvmap-hv channel: the guest was not booted with run-guest --pv");
 	}
 	printf("# pvmap-host: pv-up calls=%ld registered=%ld\n", calls, registered);
 	if (calls <= 0 || registered <= 0)
@@ -161,7 +161,7 @@ PVMAP_TEST(pv_pwrite_hypercalls)
 	int fd, ret;
 
 	if (!pv_active())
-		return skip("no hypervisor channel: not a PV guest");
+		return skip("no pvmap-hv channel: the guest was not booted with run-guest --pv");
 	fd = open_ivshmem(&d);
 	if (fd < 0)
 		return -1;
@@ -272,7 +272,7 @@ PVMAP_TEST(pv_channel_unusable)
 	struct device *d;
 
 	if (!doorbell_present(pci, sizeof(pci))) {
-		return skip("no hypervisor channel in this guest");
+		return skip("no pvmap-hv channel in this guest (run-guest --pv)");
 	}
 	if (pv_active()) {
 		return skip("the channel is usable here");

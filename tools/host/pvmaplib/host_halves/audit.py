@@ -226,7 +226,7 @@ class MmapZapped(Unplug, LiveHalf):
                      for m in (found or [])[:4]))
 
 
-@host_half("hazard_scenario")
+@host_half("hazard_scenario", "xen_hazard_demo")
 class Hazard(LiveHalf):
     """The hypervisor hands page A to another owner (a sentinel marks it), then:
     normal mode: the write through the old pointer faults, the sentinel stays and

@@ -10,7 +10,8 @@ from . import HostHalf, host_half, kv
 from .actions import TOP, PatternHalf, pattern_tool, read_backing
 
 host_half("writes_guest_pattern", "pwrite_random_offsets", "mmap_write", "stats_1mib_pwrite",
-          "concurrent_no_shootdown", "soak", "atomic_map_in_irq")(PatternHalf)
+          "concurrent_no_shootdown", "soak", "atomic_map_in_irq",
+          "xen_pwrite_multicalls")(PatternHalf)
 
 
 @host_half("info_matches_bar")

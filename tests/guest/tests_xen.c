@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-tests: pvmap under real Xen (run-guest --xen: Debian's amd64 kernel as
+ * Xen 4.17's PV dom0), its hypercalls counted with the kernel's own Xen trace
+ * events (include/trace/events/xen.h) in a tracefs instance of its own. Every
+ * PTE write of a PV guest is Xen's to validate: in a lazy-MMU section Linux
+ * queues them into a multicall (xen_mc_flush issues it), outside one each is
+ * an mmu_update hypercall of its own, and each TLB invalidation an mmuext_op.
+ * Skipped on every other guest. Included by pvmap-tests.c, in its run order.
+ */
+#include "pvmap-tests.h"
+
+#define XEN_TRACE	GUEST_TRACEFS "/instances/pvmap-xen"
+
+/* Whether this kernel runs as a Xen PV domain (drivers/xen/sys-hypervisor.c). */
+static bool xen_pv(void)
+{
+	char type[16] = "", guest[16] = "";
+
+	guest_read_file("/sys/hypervisor/type", type, sizeof(type));
+	guest_read_file("/sys/hypervisor/guest_type", guest, sizeof(guest));
+	return !strncmp(type, "xen", 3) && !strncmp(guest, "PV", 2);
+}
+
+static const char *const xen_events[] = {
+	"xen/xen_mc_flush", "xen/xen_mc_extend_args", "xen/xen_mmu_set_pte",
+	"xen/xen_mmu_flush_tlb_one_user", "pvmap_xen/xen_flush_tlb",
+};
+
+/* xen_flush_tlb() (MMUEXT_TLB_FLUSH_LOCAL) has no trace event: a kprobe event counts it */
+#define XEN_FLUSH_TLB_PROBE	"p:pvmap_xen/xen_flush_tlb xen_flush_tlb"
+
+/* Start recording Xen's trace events of this process only: 0 or -1. */
+static int xen_trace_start(void)
+{
+	char path[256], pid[16];
+	int fd;
+
+	fd = open(GUEST_TRACEFS "/kprobe_events", O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 || (write(fd, XEN_FLUSH_TLB_PROBE, strlen(XEN_FLUSH_TLB_PROBE)) < 0 &&
+		       errno != EEXIST)) {
+		if (fd >= 0)
+			close(fd);
+		return fail("cannot add the kprobe event %s: %s", XEN_FLUSH_TLB_PROBE,
+			    strerror(errno));
+	}
+	close(fd);
+	if (mkdir(XEN_TRACE, 0700) && errno != EEXIST)
+		return fail("mkdir %s: %s", XEN_TRACE, strerror(errno));
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (guest_write_file(XEN_TRACE "/tracing_on", "0") ||
+	    guest_write_file(XEN_TRACE "/buffer_size_kb", "4096") ||
+	    guest_write_file(XEN_TRACE "/set_event_pid", pid))
+		return fail("cannot set up the trace instance %s", XEN_TRACE);
+	for (size_t i = 0; i < ARRAY_SIZE(xen_events); i++) {
+		snprintf(path, sizeof(path), XEN_TRACE "/events/%s/enable", xen_events[i]);
+		if (guest_write_file(path, "1"))
+			return fail("cannot enable the trace event %s", xen_events[i]);
+	}
+	/* opened for writing with O_TRUNC, tracefs's trace file empties the buffer */
+	close(open(XEN_TRACE "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC));
+	return guest_write_file(XEN_TRACE "/tracing_on", "1") ? fail("cannot start tracing") : 0;
+}
+
+/* What the recorded events say, as hypercalls. */
+struct xen_hypercalls {
+	unsigned long flushes;		/* multicall buffers issued (one hypercall each) */
+	unsigned long entries;		/* the entries in them */
+	unsigned long pte_writes;	/* PTE writes through Xen's pv_ops */
+	unsigned long batched;		/* of them, queued into a multicall */
+	unsigned long invlpgs;		/* TLB invalidations of one page */
+	unsigned long flush_alls;	/* flushes of this vCPU's whole TLB */
+	unsigned long lost;		/* events the buffer dropped */
+};
+
+/* PTE-update hypercalls: each multicall, and each PTE write made outside one. */
+static unsigned long xen_hypercalls_total(const struct xen_hypercalls *h)
+{
+	return h->flushes + (h->pte_writes - h->batched);
+}
+
+/* Stop recording and count the events: 0 or -1. */
+static int xen_trace_stop(struct xen_hypercalls *h)
+{
+	char path[256], *line, *text = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd;
+
+	memset(h, 0, sizeof(*h));
+	guest_write_file(XEN_TRACE "/tracing_on", "0");
+	for (size_t i = 0; i < ARRAY_SIZE(xen_events); i++) {
+		snprintf(path, sizeof(path), XEN_TRACE "/events/%s/enable", xen_events[i]);
+		guest_write_file(path, "0");
+	}
+	fd = open(XEN_TRACE "/trace", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open %s/trace: %s", XEN_TRACE, strerror(errno));
+	do {
+		if (cap - len < 65536) {
+			char *more = realloc(text, cap += 1 << 20);
+
+			if (!more) {
+				free(text);
+				close(fd);
+				return fail("out of memory for the trace");
+			}
+			text = more;
+		}
+		n = read(fd, text + len, cap - len - 1);
+		len += n > 0 ? n : 0;
+	} while (n > 0);
+	close(fd);
+	text[len] = '\0';
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		unsigned int mcidx;
+		char *at;
+
+		if ((at = strstr(line, "xen_mc_flush: flushing ")) &&
+		    sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1 && mcidx) {
+			h->flushes++;
+			h->entries += mcidx;
+		} else if (strstr(line, "xen_mc_extend_args: extending op 1(")) {
+			h->batched++;	/* xen_batched_set_pte() extends an mmu_update */
+		} else if (strstr(line, "xen_mmu_set_pte: ")) {
+			h->pte_writes++;
+		} else if (strstr(line, "xen_mmu_flush_tlb_one_user: ")) {
+			h->invlpgs++;
+		} else if (strstr(line, "xen_flush_tlb: ")) {
+			h->flush_alls++;
+		} else if (strstr(line, "LOST")) {
+			h->lost++;
+		}
+	}
+	free(text);
+	printf("# Xen: %lu PTE writes (%lu queued into multicalls), %lu page invalidations, "
+	       "%lu whole-TLB flushes, %lu multicall buffers issued (%lu entries): "
+	       "%lu PTE-update hypercalls\n", h->pte_writes, h->batched, h->invlpgs,
+	       h->flush_alls, h->flushes, h->entries, xen_hypercalls_total(h));
+	return h->lost ? fail("the trace lost events") : 0;
+}
+
+/* The slot engine's ivshmem aperture on a Xen PV domain; else the test's skip. */
+static int xen_slots_fd(struct device **d, int *ret)
+{
+	int fd;
+
+	if (!xen_pv()) {
+		*ret = skip("not a Xen PV domain");
+		return -1;
+	}
+	fd = open_ivshmem(d);
+	if (fd < 0) {
+		*ret = -1;
+		return -1;
+	}
+	if (!((*d)->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
+		close(fd);
+		*ret = skip("whole-aperture mapping: a PWRITE writes no PTE");
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A 1 MiB PWRITE through the slot engine (256 pages, 16 per batch): its
+ * 512 PTE writes and the invalidation of every page it cleared reach Xen
+ * in at most 2 hypercalls per 16 pages. Without pvmap's batch bracket each
+ * PTE write would be an mmu_update and each invalidation an mmuext_op of
+ * its own; with 16 single-page invalidations per batch, Linux's multicall
+ * buffer overflows into a third (pvmap_native_flush_whole()).
+ */
+PVMAP_TEST(xen_pwrite_multicalls)
+{
+	uint64_t off, seed = random_u64(), done = 0;
+	struct xen_hypercalls h;
+	unsigned long want;
+	struct device *d;
+	uint8_t *buf;
+	int fd, ret = 0;
+
+	fd = xen_slots_fd(&d, &ret);
+	if (fd < 0)
+		return ret;
+	pin_cpu(0);
+	off = (random_u64() % (d->info.aperture_size / MIB)) * MIB;
+	/* filled before the trace starts: only the PWRITE's own PTE writes count */
+	buf = malloc(MIB);
+	if (buf)
+		pvmap_pattern_fill(buf, MIB, seed, off);
+	ret = buf ? xen_trace_start() : fail("out of memory");
+	if (!ret && (guest_rw(fd, true, off, buf, MIB, &done) || done != MIB))
+		ret = fail("PWRITE of 1 MiB at %#llx: %s, %llu done", (unsigned long long)off,
+			   strerror(errno), (unsigned long long)done);
+	if (!ret)
+		ret = xen_trace_stop(&h);
+	free(buf);
+	close(fd);
+	if (ret)
+		return -1;
+	printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
+	       (unsigned long long)off, (unsigned long long)MIB, (unsigned long long)seed);
+	if (!guest_host_sync("pattern"))
+		return fail("host did not acknowledge the pattern");
+	want = 2 * (MIB / PAGE / 16);
+	if (h.pte_writes < 512 || h.invlpgs + 16 * h.flush_alls < 256)
+		return fail("want 512 PTE writes and every page invalidated through Xen");
+	if (xen_hypercalls_total(&h) > want)
+		return fail("%lu PTE-update hypercalls, want at most %lu (2 per 16 pages)",
+			    xen_hypercalls_total(&h), want);
+	return 0;
+}
+
+/*
+ * After unmap the old address faults: pvmap's invalidations went to Xen
+ * (mmuext_op INVLPG_LOCAL, counted) and Xen flushed. The API's own cases
+ * probe each old address in the kernel (pvmap_test_faults()): one page
+ * (stale) and a 16-page range (range16).
+ */
+PVMAP_TEST(xen_stale_faults)
+{
+	static const char *const cases[] = { "stale", "range16" };
+	struct xen_hypercalls h;
+	struct device *d;
+	int fd, ret = 0;
+
+	fd = xen_slots_fd(&d, &ret);
+	if (fd < 0)
+		return ret;
+	close(fd);
+	pin_cpu(0);
+	/* loaded before the trace starts: only the cases' own PTE writes count */
+	ret = guest_test_load("");
+	if (ret && ret != -EEXIST)
+		return fail("cannot load pvmap_test: %s", strerror(-ret));
+	ret = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(cases) && !ret; i++) {
+		ret = xen_trace_start();
+		if (!ret)
+			ret = kernel_case(cases[i]);
+		if (!ret)
+			ret = xen_trace_stop(&h);
+		if (!ret && !h.invlpgs && !h.flush_alls)
+			ret = fail("%s: no invalidation through Xen", cases[i]);
+	}
+	return ret ? -1 : 0;
+}
+
+/*
+ * pvmap_test's hazard engine (io_mapping before its clear-on-unmap) under
+ * Xen: the write through the old pointer lands, and the host sees it (its
+ * sentinel overwritten, the audit finds the stale mapping); then pvmap's
+ * own map: the same write faults, the sentinel stays. The host checks both
+ * (hazard_outcome_hazard, hazard_outcome_normal).
+ */
+PVMAP_TEST(xen_hazard_demo)
+{
+	static const char *const modes[] = { "hazard_demo=1", "hazard_demo=0" };
+	struct device *d;
+	int fd, ret = 0;
+
+	fd = xen_slots_fd(&d, &ret);
+	if (fd < 0)
+		return ret;
+	close(fd);
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
+		bool landed = false;
+
+		guest_test_unload();
+		if (guest_test_load(modes[i]))
+			return fail("cannot load pvmap_test with %s", modes[i]);
+		if (guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size, &landed))
+			return fail("the scenario did not run (%s)", modes[i]);
+		if (landed != !i)
+			return fail("%s: the write through the old pointer %s", modes[i],
+				    landed ? "landed" : "faulted");
+	}
+	guest_test_unload();
+	return 0;
+}
