@@ -213,7 +213,8 @@ PVMAP_TEST(xen_pwrite_multicalls)
 
 /*
  * After unmap the old address faults: pvmap's invalidations went to Xen
- * (mmuext_op INVLPG_LOCAL, counted) and Xen flushed. The API's own cases
+ * (mmuext_op INVLPG_LOCAL, or TLB_FLUSH_LOCAL for a range; counted) and
+ * Xen flushed. The API's own cases
  * probe each old address in the kernel (pvmap_test_faults()): one page
  * (stale) and a 16-page range (range16).
  */
