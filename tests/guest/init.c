@@ -7,8 +7,8 @@
  *
  * Command line (all optional):
  *   pvtest.run=PROG          program to run (default /bin/pvmap-tests)
- *   pvtest.only=TEST         run TEST alone: -t TEST to the harness's suites
- *                            (without it: -F alone), --only TEST to others
+ *   pvtest.only=TEST[,TEST]  run these tests alone: -t TEST to the harness's
+ *                            suites (without it: -F alone), --only TEST to others
  *   pvtest.modparams=a=1,b=2 module parameters (commas become spaces)
  *   pvtest.noload=1          do not load the module
  *   pvtest.interactive=1     stay up after the program; no shell
@@ -186,21 +186,32 @@ static bool harness_suite(const char *prog)
 	return !strcmp(prog, "/bin/pvmap-tests") || !strcmp(prog, "/bin/pvmap-drm-tests");
 }
 
+#define MAX_ONLY	32
+
 /*
- * @only: the harness's -t TEST (a test alone); without it a suite leaves
- * out its fixture "alone" (-F alone), the tests that break the guest.
- * Another program gets --only TEST.
+ * @only: TEST, or TEST,TEST,...: the harness's -t TEST for each (these tests
+ * alone, in the suite's order); without it a suite leaves out its fixture
+ * "alone" (-F alone), the tests that break the guest. Another program gets
+ * --only TEST. @only is cut at its commas.
  */
-static int run_program(const char *prog, const char *only)
+static int run_program(const char *prog, char *only)
 {
-	char *argv[4] = { (char *)prog, NULL, NULL, NULL };
-	int status;
+	char *argv[2 + 2 * MAX_ONLY + 1] = { (char *)prog };
+	int status, argc = 1;
+	char *name, *rest = only;
 	pid_t pid;
 
-	if (only[0]) {
-		argv[1] = harness_suite(prog) ? "-t" : "--only";
-		argv[2] = (char *)only;
-	} else if (harness_suite(prog)) {
+	while (only[0] && argc < 1 + 2 * MAX_ONLY && (name = strsep(&rest, ","))) {
+		if (!name[0])
+			continue;
+		argv[argc++] = harness_suite(prog) ? "-t" : "--only";
+		argv[argc++] = name;
+	}
+	if (only[0] && rest) {
+		printf("# init: more than %d tests in pvtest.only\n", MAX_ONLY);
+		return -1;
+	}
+	if (argc == 1 && harness_suite(prog)) {
 		argv[1] = "-F";
 		argv[2] = "alone";
 	}
@@ -278,7 +289,7 @@ static void interactive(void)
 
 int main(void)
 {
-	char prog[128] = "/bin/pvmap-tests", only[128] = "", params[512] = "";
+	char prog[128] = "/bin/pvmap-tests", only[768] = "", params[512] = "";
 	char flag[8];
 	int ret;
 

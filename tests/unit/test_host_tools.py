@@ -153,6 +153,9 @@ class XenConsole(unittest.TestCase):
             "(XEN) domain_crash_sync called from entry.S: fault at ffff82d040",
             "(XEN) Domain 0 (vcpu#1) crashed on cpu#0:",
             "(XEN) Hardware Dom0 crashed: rebooting machine in 5 seconds.",
+            # run-guest boots Xen with console_timestamps=boot
+            "(XEN) [    4.144672] Xen BUG at common/page_alloc.c:1000",
+            "(XEN) [0000000052300aac] Xen WARN at arch/x86/mm.c:1234",
         ]
         assert_each_found(self, reports)
 
