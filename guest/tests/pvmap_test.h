@@ -107,6 +107,7 @@ int pvmap_test_pv_refusals(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pv_ping(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pv_hold(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pv_release(struct pvmap_test_ctx *ctx, void *arg);
+int pvmap_test_xen_vector(struct pvmap_test_ctx *ctx, void *arg);
 
 /* The memory type that @vaddr's kernel PTE selects (*@large: a large page's). */
 enum pvmap_memtype pvmap_test_memtype_of(void __iomem *vaddr, bool *large);

@@ -6,7 +6,8 @@
  * API's own cases (pvmap_api_cases.c) on kernels without KUnit, and the
  * fixtures a test coordinates with the host: maps held across requests,
  * memory types, probes from each CPU, interrupt load, the hazard
- * demonstration and the hypervisor channel's refusals.
+ * demonstration, the hypervisor channel's refusals and, in a Xen PV domain,
+ * the fidelity test's vectors as real hypercalls.
  *
  * The requests write to the aperture they name, so they must not be made
  * on an aperture whose contents matter; the driver maps only a memory BAR
@@ -253,6 +254,7 @@ static const struct pvmap_test_ioctl {
 	{ PVMAP_TEST_PV_PING, pvmap_test_pv_ping, NO_MAPPING },
 	{ PVMAP_TEST_PV_HOLD, pvmap_test_pv_hold, HELD_STATE },
 	{ PVMAP_TEST_PV_RELEASE, pvmap_test_pv_release, NO_MAPPING | HELD_STATE },
+	{ PVMAP_TEST_XEN_VECTOR, pvmap_test_xen_vector, NO_MAPPING },
 };
 
 /* Run @op on the request at @uarg: its struct in, its results out. */

@@ -185,6 +185,65 @@ struct pvmap_test_pv_hold {
 	__u64 frame;
 };
 
+/*
+ * XEN_VECTOR (a Xen PV domain only; EOPNOTSUPP elsewhere): one fidelity
+ * vector (tests/guest/tests_xen_fidelity.c) as real hypercalls on two PTEs
+ * of a window the module owns, slot 0 and 1; each is restored and flushed
+ * before the request returns. Frames are named by kind, resolved here.
+ */
+enum pvmap_xen_frame {
+	PVMAP_XEN_NONE,			/* val 0: a cleared PTE */
+	PVMAP_XEN_RAM,			/* a RAM page of the domain */
+	PVMAP_XEN_RAM2,			/* another */
+	PVMAP_XEN_APERTURE,		/* the head's aperture (MMIO the domain may map) */
+	PVMAP_XEN_L1,			/* the page-table frame that holds both slots' PTEs */
+	PVMAP_XEN_LAPIC,		/* 0xfee00: MMIO outside the domain's permission */
+	PVMAP_XEN_FRAMES,
+	PVMAP_XEN_OTHER = 0xff,		/* out: a frame of no kind above */
+};
+
+enum pvmap_xen_op {
+	PVMAP_XEN_MMU_UPDATE = 1,	/* cmd: the command in ptr's low bits */
+	PVMAP_XEN_UPDATE_VA,		/* uvmf: update_va_mapping's flags */
+	PVMAP_XEN_MMUEXT,		/* cmd: MMUEXT_*; slot names linear_addr */
+};
+
+#define PVMAP_XEN_SLOT_NONCANON	2	/* slot: the address 1 << 47, non-canonical */
+#define PVMAP_XEN_PTR_PTE	0	/* mmu_update's ptr: the slot's PTE */
+#define PVMAP_XEN_PTR_RAM	1	/* a RAM page that is no page table */
+#define PVMAP_XEN_PTR_APERTURE	2	/* an aperture frame */
+#define PVMAP_XEN_MASK_SELF	1	/* uvmf/vcpumask target: a bitmap of this vCPU */
+#define PVMAP_XEN_STEPS		4
+
+struct pvmap_test_xen_step {
+	__u32 op;			/* enum pvmap_xen_op; 0 ends the steps */
+	__u32 slot;			/* 0, 1 or PVMAP_XEN_SLOT_NONCANON */
+	__u32 frame;			/* enum pvmap_xen_frame of the new PTE */
+	__u32 cmd;			/* mmu_update command or mmuext cmd */
+	__u64 flags;			/* the new PTE's flag bits */
+	__u32 uvmf;			/* update_va_mapping: UVMF_* flush type and target */
+	__u32 ptr;			/* mmu_update: PVMAP_XEN_PTR_* */
+	__u32 mask;			/* PVMAP_XEN_MASK_SELF: uvmf's or the mmuext's bitmap */
+	__u32 domid;			/* mmu_update's or mmuext_op's foreigndom */
+	__s32 rc;			/* out: this call's (or multicall entry's) result */
+	__u32 pad;
+};
+
+struct pvmap_test_xen {
+	struct pvmap_test_head h;
+	__u32 pre_frame[2];		/* in: each slot's PTE before the steps */
+	__u64 pre_flags[2];
+	__u32 fill[2];			/* in: read the slot first (a TLB entry) */
+	__u32 multicall;		/* in: the steps as one multicall */
+	__u32 pad;
+	struct pvmap_test_xen_step step[PVMAP_XEN_STEPS];
+	__u64 pte[2];			/* out: each slot's PTE after the steps, raw */
+	__u32 kind[2];			/* out: enum pvmap_xen_frame its frame is */
+	__u32 readable[2];		/* out: a read of the slot then did not fault */
+	__s32 mc_rc;			/* out: the multicall's own result */
+	__u32 pad2;
+};
+
 #define PVMAP_TEST_MAGIC	'P'
 #define PVMAP_TEST_API		_IOWR(PVMAP_TEST_MAGIC, 0x01, struct pvmap_test_api)
 #define PVMAP_TEST_MEMTYPE_HOLD	_IOWR(PVMAP_TEST_MAGIC, 0x02, struct pvmap_test_memtype)
@@ -205,6 +264,7 @@ struct pvmap_test_pv_hold {
 #define PVMAP_TEST_PV_PING	_IOWR(PVMAP_TEST_MAGIC, 0x11, struct pvmap_test_ping)
 #define PVMAP_TEST_PV_HOLD	_IOWR(PVMAP_TEST_MAGIC, 0x12, struct pvmap_test_pv_hold)
 #define PVMAP_TEST_PV_RELEASE	_IOWR(PVMAP_TEST_MAGIC, 0x13, struct pvmap_test_pv_hold)
+#define PVMAP_TEST_XEN_VECTOR	_IOWR(PVMAP_TEST_MAGIC, 0x14, struct pvmap_test_xen)
 
 /* pvmap_bench.ko: the engines measured side by side. */
 enum pvmap_bench_engine {

@@ -102,6 +102,11 @@ static int uapi_test_layout(void)
 	       offsetof(struct pvmap_test_pv, reserved) == 200 &&
 	       sizeof(struct pvmap_test_ping) == 176 &&
 	       sizeof(struct pvmap_test_pv_hold) == 160 &&
+	       sizeof(struct pvmap_test_xen_step) == 48 &&
+	       sizeof(struct pvmap_test_xen) == 416 &&
+	       offsetof(struct pvmap_test_xen, step) == 184 &&
+	       offsetof(struct pvmap_test_xen, pte) == 376 &&
+	       PVMAP_TEST_XEN_VECTOR == 0xc1a05014u &&
 	       sizeof(struct pvmap_bench_run) == 208 &&
 	       offsetof(struct pvmap_bench_run, seed) == 160 &&
 	       sizeof(struct pvmap_bench_probe) == 168 &&
