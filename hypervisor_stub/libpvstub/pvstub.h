@@ -9,7 +9,8 @@
  * as a violation with the hypercall that left the mapping behind.
  *
  * The guest is a PV domU of a 64-bit Xen (a debug build: PTE bit 62 is
- * refused) whose I/O-memory permission is the aperture; each behaviour is
+ * refused, unless cfg.release_build) whose I/O-memory permission is the
+ * aperture; each behaviour is
  * Xen's at commit c447b7308b, in the function of xen/arch/x86/mm.c named
  * where it is modelled, and its unit test says which.
  *
@@ -36,8 +37,8 @@
  * command, mmuext command or multicall op, -EPERM for MMIO outside the
  * aperture or a revoked frame, -EBUSY for a page-table frame mapped
  * writable (or RAM through DOMID_IO), -ESRCH for a domain that is not this
- * one; an aperture frame mapped cacheable is accepted with its cache bits
- * made UC, as Xen does for MMIO.
+ * one (DOMID_XEN: -EPERM, unless cfg.privileged); an aperture frame mapped
+ * cacheable is accepted with its cache bits made UC, as Xen does for MMIO.
  */
 #ifndef PVSTUB_H
 #define PVSTUB_H
@@ -80,6 +81,17 @@ struct pvstub_config {
 	void *(*guest_mem)(void *opaque, uint64_t addr, size_t len);
 	void *guest_opaque;
 	unsigned int max_tables;	/* 0: PVSTUB_MAX_TABLES */
+	/*
+	 * A release build of Xen, as distributions ship it (Debian's 4.17.7,
+	 * measured by pvmap-tests' xen_fidelity_diff): _PAGE_GNTTAB is 0 there,
+	 * so PTE bit 62 is allowed and kept. Otherwise a debug build's refusal.
+	 */
+	bool release_build;
+	/*
+	 * The hardware domain (dom0): XSM lets it name DOMID_XEN as
+	 * mmu_update's data-page owner. An unprivileged domU gets -EPERM.
+	 */
+	bool privileged;
 };
 
 /* Hypercall counts: each top-level call is one guest->hypervisor trap. */

@@ -10,28 +10,45 @@
 
 /*
  * The foreigndom of mmu_update (low 16 bits: the data pages' owner; high 16:
- * the page tables', 0 meaning self) as Xen's get_pg_owner() sees it in a
- * one-domain world: 0, or -ESRCH for any domain that is not this one.
- * DOMID_IO (I/O mappings only) is allowed for the data pages.
+ * the page tables', 0 meaning self) as Xen's get_pg_owner() and
+ * xsm_mmu_update() see it in a one-domain world: 0, or -ESRCH for a domain
+ * that is not this one. DOMID_IO (I/O mappings only) is allowed for the
+ * data pages; DOMID_XEN (dom_xen) is found, and XSM lets only a privileged
+ * domain name it (-EPERM).
  */
-static int foreign_owner(unsigned int foreigndom, bool allow_io)
+static int foreign_owner(const struct pvstub *s, unsigned int foreigndom)
 {
 	domid_t fd = foreigndom & 0xffff;
 
 	if (foreigndom >> 16)
 		return -ESRCH;
-	if (fd == DOMID_SELF || (allow_io && fd == DOMID_IO))
+	if (fd == DOMID_SELF || fd == DOMID_IO)
 		return 0;
+	if (fd == DOMID_XEN)
+		return s->cfg.privileged ? 0 : -EPERM;
 	return -ESRCH;
+}
+
+/*
+ * get_page_from_l1e() for a present entry whose data pages dom_xen owns:
+ * the guest's RAM is not dom_xen's and cannot be pinned for it (-EBUSY);
+ * MMIO is checked against dom_xen's I/O permission, none (-EPERM). DOMID_IO
+ * reverts to the caller for MMIO, and so takes the usual path.
+ */
+static int dom_xen_entry(const struct pvstub *s, uint64_t val)
+{
+	if (!(val & PTE_P))
+		return 0;
+	return pvs_is_ram(s, PTE_FRAME(val)) ? -EBUSY : -EPERM;
 }
 
 /* Xen's do_mmu_update(), for L1 entries and plain RAM. */
 int pvs_do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigned int count,
 		      unsigned int *done, unsigned int foreigndom)
 {
-	bool io = (foreigndom & 0xffff) == DOMID_IO;
+	bool io = (foreigndom & 0xffff) == DOMID_IO, xen = (foreigndom & 0xffff) == DOMID_XEN;
 	unsigned int i;
-	int rc = foreign_owner(foreigndom, true);
+	int rc = foreign_owner(s, foreigndom);
 
 	if (rc)
 		count = 0;
@@ -50,6 +67,9 @@ int pvs_do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigned i
 				/* DOMID_IO maps I/O only: RAM cannot be pinned for it */
 				s->counts.refused++;
 				rc = -EBUSY;
+			} else if (l && xen && dom_xen_entry(s, req[i].val)) {
+				s->counts.refused++;
+				rc = dom_xen_entry(s, req[i].val);
 			} else if (l && l->mem && !is_registered(l, (maddr & 0xfff) / 8)) {
 				/* the rest of a live guest's table is its own, not ours */
 				s->counts.refused++;
