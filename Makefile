@@ -108,8 +108,9 @@ GUEST_TESTS := tests/guest/pvmap-tests.c tests/guest/pvmap-tests.h $(wildcard te
 	tests/guest/suite.c tests/guest/suite.h tests/guest/result.h tests/guest/harness.h
 $(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) $(B)/gen/kernel_cases.h | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) -I$(B)/gen -isystem $(KSFT_DIR) -o $@ $< tests/guest/suite.c \
-		tests/guest/guest.c
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -I$(B)/gen -isystem $(KSFT_DIR) \
+		$(if $(filter x86_64,$*),$(STUB_INC)) -o $@ $< tests/guest/suite.c \
+		tests/guest/guest.c $(if $(filter x86_64,$*),$(STUB_SRC))
 
 # The guest's kernel_NAME tests (tests_kernel.c): one per line of the in-kernel
 # case table, so that a new case is written in one file. The catalog reads the
@@ -199,6 +200,9 @@ CORE_INC := -DPVMAP_PTE_STUB -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLO
 $(B)/host/stub/%.o: $(MODEL)/%.c $(STUB_HDR)
 	@mkdir -p $(@D)
 	gcc $(HOST_CFLAGS) $(STUB_INC) -c $< -o $@
+
+# x86_64's pvmap-tests runs libpvstub beside real Xen (tests_xen_fidelity.c)
+$(B)/x86_64/pvmap-tests: $(STUB_SRC) $(STUB_HDR)
 
 $(B)/host/libpvstub.a: $(STUB_OBJ)
 	rm -f $@

@@ -37,6 +37,7 @@ static void test_setup(void)
 #include "tests_hostile.c"	/* permissions, parameters, ioctl fuzz */
 #include "tests_soak.c"	/* interrupt-context maps, soak */
 #include "tests_xen.c"	/* under real Xen: hypercalls counted, the hazard */
+#include "tests_xen_fidelity.c"	/* libpvstub judged by real Xen (a Xen PV domain) */
 #include "tests_unplug.c"	/* devices going away: unplug, unbind, unload */
 #include "tests_pv.c"	/* the hypervisor channel; kills its daemon last */
 
