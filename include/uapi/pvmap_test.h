@@ -219,9 +219,9 @@ struct pvmap_test_xen_step {
 	__u32 op;			/* enum pvmap_xen_op; 0 ends the steps */
 	__u32 slot;			/* 0, 1 or PVMAP_XEN_SLOT_NONCANON */
 	__u32 frame;			/* enum pvmap_xen_frame of the new PTE */
-	__u32 cmd;			/* mmu_update command or mmuext cmd */
+	__u32 cmd;			/* mmu_update command; mmuext: TLB, superpage, >= 64 */
 	__u64 flags;			/* the new PTE's flag bits */
-	__u32 uvmf;			/* update_va_mapping: UVMF_* flush type and target */
+	__u32 uvmf;			/* update_va_mapping: UVMF_* flush type, LOCAL or ALL */
 	__u32 ptr;			/* mmu_update: PVMAP_XEN_PTR_* */
 	__u32 mask;			/* PVMAP_XEN_MASK_SELF: uvmf's or the mmuext's bitmap */
 	__u32 domid;			/* mmu_update's or mmuext_op's foreigndom */
