@@ -35,19 +35,27 @@ static __always_inline void pvmap_native_flush_one(unsigned long va)
 }
 
 /*
- * Whether this CPU's TLB entries of @npages pages are better invalidated
- * with one local flush of the whole TLB. Under Xen PV, Linux queues each
- * invalidation of a lazy-MMU section as a multicall entry of its own (an
- * mmuext_op): past a dozen pages the clears and their invalidations
- * overflow its multicall buffer and a second multicall goes out, where one
- * MMUEXT_TLB_FLUSH_LOCAL keeps the batch to one (Xen's count,
- * xen_pwrite_multicalls). A 64-bit PV guest's kernel PTEs are never global,
- * so that flush reaches them. Natively, per-page invalidation stays: the
- * whole TLB is worth more than a few invlpg.
+ * Under Xen PV, Linux queues each invalidation of a lazy-MMU section as a
+ * multicall entry of its own, an mmuext_op of 24 bytes beside each clear's
+ * 16-byte mmu_update, in a 512-byte argument buffer (arch/x86/xen/
+ * multicalls.c, MC_ARGS): 12 pages fit, a 13th sends a second multicall.
+ */
+#define PVMAP_XEN_INVLPG_PER_MULTICALL	(512 / (16 + 24))
+
+/*
+ * Whether this CPU's TLB entries of @npages cleared pages are invalidated
+ * with one local flush of the whole TLB (MMUEXT_TLB_FLUSH_LOCAL, one entry):
+ * under Xen PV, past what one multicall holds (Xen's count,
+ * xen_pwrite_multicalls). That flush leaves global entries, and a PV
+ * guest's kernel PTEs have none because Linux takes _PAGE_GLOBAL out of
+ * __supported_pte_mask there (xen_start_kernel()), which pfn_pte() applies;
+ * should it keep it, per-page invalidation stays. Natively it always stays:
+ * the whole TLB is worth more than a few invlpg.
  */
 static __always_inline bool pvmap_native_flush_whole(unsigned int npages)
 {
-	return IS_ENABLED(CONFIG_XEN_PV) && npages > 1 && xen_pv_domain();
+	return IS_ENABLED(CONFIG_XEN_PV) && npages > PVMAP_XEN_INVLPG_PER_MULTICALL &&
+	       xen_pv_domain() && !(__supported_pte_mask & _PAGE_GLOBAL);
 }
 
 /* This CPU's whole TLB, global entries aside (none under Xen PV). */
