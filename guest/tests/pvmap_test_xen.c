@@ -217,6 +217,20 @@ static bool xen_step_valid(const struct pvmap_test_xen_step *st)
 	    st->ptr > PVMAP_XEN_PTR_APERTURE || st->frame >= PVMAP_XEN_FRAMES ||
 	    st->uvmf > (UVMF_FLUSHTYPE_MASK | UVMF_ALL))
 		return false;
+	/*
+	 * Frames by kind only: flags naming a frame would map any page dom0
+	 * may. (An mmu_update aimed at our RAM page or the aperture writes no
+	 * PTE: its value is data, e.g. the plain write of mmu_ptr_plain_ram.)
+	 */
+	if ((st->flags & PTE_FRAME_MASK) &&
+	    (st->op != PVMAP_XEN_MMU_UPDATE || st->ptr == PVMAP_XEN_PTR_PTE))
+		return false;
+	/* no page-table owner (foreigndom bits 31:16) */
+	if (st->domid >> 16)
+		return false;
+	/* a bitmap is the flush target itself, not a flag beside UVMF_ALL */
+	if (st->mask && (st->uvmf & ~UVMF_FLUSHTYPE_MASK))
+		return false;
 	if (st->op != PVMAP_XEN_MMUEXT)
 		return true;
 	switch (st->cmd) {
@@ -244,7 +258,7 @@ int pvmap_test_xen_vector(struct pvmap_test_ctx *ctx, void *arg)
 	if (!xen_pv_domain())
 		return -EOPNOTSUPP;
 	for (i = 0; i < 2; i++)
-		if (req->pre_frame[i] >= PVMAP_XEN_FRAMES)
+		if (req->pre_frame[i] >= PVMAP_XEN_FRAMES || req->pre_flags[i] & PTE_FRAME_MASK)
 			return -EINVAL;
 	for (i = 0; i < PVMAP_XEN_STEPS; i++)
 		if (!xen_step_valid(&req->step[i]))
