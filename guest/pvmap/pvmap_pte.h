@@ -250,6 +250,7 @@ static __always_inline void pvmap_tlb_flush_local_all(struct pvmap_window *w, un
 	unsigned int i;
 
 	pvmap_native_flush_local();
+	/* each page's entry is gone with the rest: traced as its own invalidation */
 	for (i = 0; i < npages; i++)
 		pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, first + i), 0);
 }

@@ -221,6 +221,17 @@ static int xen_slots_fd(struct device **d, int *ret)
 	return fd;
 }
 
+/* As xen_slots_fd(), for a test that needs the device only: 0, or the test's result. */
+static int xen_slots_device(struct device **d)
+{
+	int ret = 0, fd = xen_slots_fd(d, &ret);
+
+	if (fd < 0)
+		return ret;
+	close(fd);
+	return 0;
+}
+
 /*
  * A 1 MiB PWRITE through the slot engine (256 pages, 16 per batch): its
  * 512 PTE writes and the invalidation of every page it cleared reach Xen
@@ -286,12 +297,10 @@ PVMAP_TEST(xen_stale_faults)
 	static const bool whole[] = { false, true };
 	struct xen_hypercalls h;
 	struct device *d;
-	int fd, ret = 0;
+	int ret = xen_slots_device(&d);
 
-	fd = xen_slots_fd(&d, &ret);
-	if (fd < 0)
+	if (ret)
 		return ret;
-	close(fd);
 	pin_cpu(0);
 	/* loaded before the trace starts: only the cases' own PTE writes count */
 	ret = guest_test_load("");
@@ -325,12 +334,10 @@ PVMAP_TEST(xen_hazard_demo)
 {
 	static const char *const modes[] = { "hazard_demo=1", "hazard_demo=0" };
 	struct device *d;
-	int fd, ret = 0;
+	int ret = xen_slots_device(&d);
 
-	fd = xen_slots_fd(&d, &ret);
-	if (fd < 0)
+	if (ret)
 		return ret;
-	close(fd);
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
 		bool landed = false;
 
