@@ -9,7 +9,9 @@ A result's name is the test's own: the harness's "FIXTURE[.VARIANT]." prefix
 is dropped (the part after the last '.').
 """
 
+import os
 import re
+import unittest
 
 _PLAN = re.compile(r"^1\.\.(\d+)$")
 _RESULT = re.compile(r"^(not ok|ok) (\d+) (\S+)(?:\s+#\s*(SKIP|XFAIL|XPASS)\b\s*(.*))?")
@@ -179,3 +181,42 @@ class Writer:
         f = len(self.results) - p - s
         out.append(f"# Totals: pass:{p} fail:{f} skip:{s} total:{len(self.results)}")
         return out
+
+
+class UnittestResult(unittest.TextTestResult):
+    """Prints one KTAP line per test as it ends."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.n = 0
+
+    def _line(self, test, ok, why=None):
+        self.n += 1
+        if why:
+            for ln in why.splitlines():
+                print(f"# {ln}")
+        print(f"{'ok' if ok else 'not ok'} {self.n} {test.id().split('.', 1)[1]}", flush=True)
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self._line(test, True)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self._line(test, False, self._exc_info_to_string(err, test))
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._line(test, False, self._exc_info_to_string(err, test))
+
+
+def run_unittests(module, name):
+    """Run @module's unittest cases as the KTAP subtest @name: 0 when all passed, else 1."""
+    suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+    print(f"KTAP version 1\n# Subtest: {name}\n1..{suite.countTestCases()}")
+    with open(os.devnull, "w") as devnull:
+        result = unittest.TextTestRunner(stream=devnull, resultclass=UnittestResult).run(suite)
+    fail = len(result.failures) + len(result.errors)
+    print(f"# Totals: pass:{result.testsRun - fail} fail:{fail} skip:0 "
+          f"total:{result.testsRun}")
+    return 1 if fail else 0
