@@ -30,23 +30,30 @@ static int foreign_owner(const struct pvstub *s, unsigned int foreigndom)
 }
 
 /*
- * get_page_from_l1e() for a present entry whose data pages dom_xen owns:
- * the guest's RAM is not dom_xen's and cannot be pinned for it (-EBUSY);
- * MMIO is checked against dom_xen's I/O permission, none (-EPERM). DOMID_IO
- * reverts to the caller for MMIO, and so takes the usual path.
+ * get_page_from_l1e() for a present entry whose data pages another owner
+ * than the caller is named for: DOMID_IO maps I/O only, so the guest's RAM
+ * cannot be pinned for it (-EBUSY), and for MMIO it reverts to the caller;
+ * dom_xen owns neither the guest's RAM (-EBUSY) nor I/O permission (-EPERM).
+ * 0: the usual checks decide.
  */
-static int dom_xen_entry(const struct pvstub *s, uint64_t val)
+static int foreign_entry(const struct pvstub *s, unsigned int foreigndom, uint64_t val)
 {
+	domid_t fd = foreigndom & 0xffff;
+	bool ram = pvs_is_ram(s, PTE_FRAME(val));
+
 	if (!(val & PTE_P))
 		return 0;
-	return pvs_is_ram(s, PTE_FRAME(val)) ? -EBUSY : -EPERM;
+	if (fd == DOMID_IO)
+		return ram ? -EBUSY : 0;
+	if (fd == DOMID_XEN)
+		return ram ? -EBUSY : -EPERM;
+	return 0;
 }
 
 /* Xen's do_mmu_update(), for L1 entries and plain RAM. */
 int pvs_do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigned int count,
 		      unsigned int *done, unsigned int foreigndom)
 {
-	bool io = (foreigndom & 0xffff) == DOMID_IO, xen = (foreigndom & 0xffff) == DOMID_XEN;
 	unsigned int i;
 	int rc = foreign_owner(s, foreigndom);
 
@@ -57,19 +64,15 @@ int pvs_do_mmu_update(struct pvstub *s, const struct mmu_update *req, unsigned i
 		unsigned int cmd = req[i].ptr & 7;
 		uint64_t maddr = req[i].ptr - cmd, frame = maddr >> 12;
 		struct l1 *l = pvs_l1_for_frame(s, frame);
+		int foreign = l ? foreign_entry(s, foreigndom, req[i].val) : 0;
 
 		switch (cmd) {
 		case MMU_NORMAL_PT_UPDATE:
 		case MMU_PT_UPDATE_PRESERVE_AD:
 		case MMU_PT_UPDATE_NO_TRANSLATE:
-			if (l && io && (req[i].val & PTE_P) &&
-			    pvs_is_ram(s, PTE_FRAME(req[i].val))) {
-				/* DOMID_IO maps I/O only: RAM cannot be pinned for it */
+			if (foreign) {
 				s->counts.refused++;
-				rc = -EBUSY;
-			} else if (l && xen && dom_xen_entry(s, req[i].val)) {
-				s->counts.refused++;
-				rc = dom_xen_entry(s, req[i].val);
+				rc = foreign;
 			} else if (l && l->mem && !is_registered(l, (maddr & 0xfff) / 8)) {
 				/* the rest of a live guest's table is its own, not ours */
 				s->counts.refused++;
