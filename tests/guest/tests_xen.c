@@ -101,7 +101,21 @@ struct xen_hypercalls {
 	unsigned long invlpgs;		/* TLB invalidations of one page */
 	unsigned long flush_alls;	/* flushes of this vCPU's whole TLB */
 	unsigned long lost;		/* events the buffer overwrote or dropped */
+	unsigned long irq_events;	/* events of interrupts that came in meanwhile */
 };
+
+/*
+ * Whether a trace line was recorded in interrupt context: its flags field
+ * ("d..1.") says hardirq or softirq third. An interrupt that lands inside a
+ * lazy-MMU section issues its own hypercalls (and with them what the task
+ * had queued: one multicall more); those are the interrupt's, not the task's.
+ */
+static bool in_interrupt(const char *line)
+{
+	const char *flags = strstr(line, "] ");
+
+	return flags && strlen(flags) > 4 && flags[4] != '.';
+}
 
 /* PTE-update hypercalls: each multicall, and each PTE write made outside one. */
 static unsigned long xen_hypercalls_total(const struct xen_hypercalls *h)
@@ -175,7 +189,9 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 		unsigned int mcidx;
 		char *at;
 
-		if ((at = strstr(line, "xen_mc_flush: flushing ")) &&
+		if (in_interrupt(line)) {
+			h->irq_events++;
+		} else if ((at = strstr(line, "xen_mc_flush: flushing ")) &&
 		    sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1 && mcidx) {
 			h->flushes++;
 			h->entries += mcidx;
@@ -194,8 +210,9 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 	free(text);
 	printf("# Xen: %lu PTE writes (%lu queued into multicalls), %lu page invalidations, "
 	       "%lu whole-TLB flushes, %lu multicall buffers issued (%lu entries): "
-	       "%lu PTE-update hypercalls\n", h->pte_writes, h->batched, h->invlpgs,
-	       h->flush_alls, h->flushes, h->entries, xen_hypercalls_total(h));
+	       "%lu PTE-update hypercalls; %lu events of interrupts left out\n", h->pte_writes,
+	       h->batched, h->invlpgs, h->flush_alls, h->flushes, h->entries,
+	       xen_hypercalls_total(h), h->irq_events);
 	return h->lost ? fail("the trace lost events (or its stats cannot be read)") : 0;
 }
 
