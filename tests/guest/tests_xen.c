@@ -11,6 +11,7 @@
 #include "pvmap-tests.h"
 
 #include <limits.h>
+#include <sys/prctl.h>
 
 #define XEN_TRACE	GUEST_TRACEFS "/instances/pvmap-xen"
 
@@ -24,9 +25,14 @@ static bool xen_pv(void)
 	return !strncmp(type, "xen", 3) && !strncmp(guest, "PV", 2);
 }
 
+/*
+ * pvmap_pte's batch marks bound pvmap's own multicalls; sched_switch shows
+ * a switch away inside a batch, which would send its queue unrecorded.
+ */
 static const char *const xen_events[] = {
 	"xen/xen_mc_flush", "xen/xen_mc_extend_args", "xen/xen_mmu_set_pte",
-	"xen/xen_mmu_flush_tlb_one_user", "pvmap_xen/xen_flush_tlb",
+	"xen/xen_mmu_flush_tlb_one_user", "pvmap_xen/xen_flush_tlb", "sched/sched_switch",
+	"pvmap/pvmap_pte",
 };
 
 /* xen_flush_tlb() (MMUEXT_TLB_FLUSH_LOCAL) has no trace event: a kprobe event counts it */
@@ -94,7 +100,7 @@ static int xen_trace_start(void)
 
 /* What the recorded events say, as hypercalls. */
 struct xen_hypercalls {
-	unsigned long flushes;		/* multicall buffers issued (one hypercall each) */
+	unsigned long flushes;		/* multicall buffers pvmap's batches issued (a hypercall each) */
 	unsigned long entries;		/* the entries in them */
 	unsigned long pte_writes;	/* PTE writes through Xen's pv_ops */
 	unsigned long batched;		/* of them, queued into a multicall */
@@ -102,6 +108,9 @@ struct xen_hypercalls {
 	unsigned long flush_alls;	/* flushes of this vCPU's whole TLB */
 	unsigned long lost;		/* events the buffer overwrote or dropped */
 	unsigned long irq_events;	/* events of interrupts that came in meanwhile */
+	unsigned long batches;		/* pvmap's batches (lazy-MMU sections) */
+	unsigned long other_flushes;	/* multicalls of the task outside pvmap's batches */
+	unsigned long switched_in_batch; /* switches away inside one of pvmap's batches */
 };
 
 /*
@@ -115,6 +124,15 @@ static bool in_interrupt(const char *line)
 	const char *flags = strstr(line, "] ");
 
 	return flags && strlen(flags) > 4 && flags[4] != '.';
+}
+
+/* The pid a sched_switch line switches away from, or -1. */
+static int switched_from(const char *line)
+{
+	const char *at = strstr(line, "sched_switch: ");
+
+	at = at ? strstr(at, " prev_pid=") : NULL;
+	return at ? atoi(at + strlen(" prev_pid=")) : -1;
 }
 
 /* PTE-update hypercalls: each multicall, and each PTE write made outside one. */
@@ -176,6 +194,8 @@ static char *xen_trace_text(void)
 /* Stop recording, count the events and leave tracefs as it was: 0 or -1. */
 static int xen_trace_stop(struct xen_hypercalls *h)
 {
+	bool in_batch = false;	/* between pvmap_pte's batch marks B and E */
+	int self = getpid();
 	char *line, *text;
 
 	memset(h, 0, sizeof(*h));
@@ -186,15 +206,28 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 	if (!text)
 		return fail("cannot read %s/trace", XEN_TRACE);
 	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		bool irq = in_interrupt(line);
 		unsigned int mcidx;
 		char *at;
 
-		if (in_interrupt(line)) {
+		if (irq) {
 			h->irq_events++;
+		} else if (strstr(line, " pvmap_pte: B ")) {
+			in_batch = true;
+			h->batches++;
+		} else if (strstr(line, " pvmap_pte: E ")) {
+			in_batch = false;
+		} else if (switched_from(line) == self) {
+			h->switched_in_batch += in_batch;
 		} else if ((at = strstr(line, "xen_mc_flush: flushing ")) &&
-		    sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1 && mcidx) {
-			h->flushes++;
-			h->entries += mcidx;
+			   sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1 && mcidx) {
+			if (in_batch) {
+				h->flushes++;
+				h->entries += mcidx;
+			} else {
+				h->other_flushes++;
+				printf("# Xen: left out, outside pvmap's batches: %s\n", at);
+			}
 		} else if (strstr(line, "xen_mc_extend_args: extending op 1(")) {
 			h->batched++;	/* xen_batched_set_pte() extends an mmu_update */
 		} else if (strstr(line, "xen_mmu_set_pte: ")) {
@@ -209,10 +242,16 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 	}
 	free(text);
 	printf("# Xen: %lu PTE writes (%lu queued into multicalls), %lu page invalidations, "
-	       "%lu whole-TLB flushes, %lu multicall buffers issued (%lu entries): "
-	       "%lu PTE-update hypercalls; %lu events of interrupts left out\n", h->pte_writes,
-	       h->batched, h->invlpgs, h->flush_alls, h->flushes, h->entries,
-	       xen_hypercalls_total(h), h->irq_events);
+	       "%lu whole-TLB flushes, %lu batches, %lu multicall buffers in them (%lu entries): "
+	       "%lu PTE-update hypercalls; left out: %lu events of interrupts, "
+	       "%lu multicalls outside pvmap's batches\n", h->pte_writes,
+	       h->batched, h->invlpgs, h->flush_alls, h->batches, h->flushes, h->entries,
+	       xen_hypercalls_total(h), h->irq_events, h->other_flushes);
+	if (h->batched && !h->batches)
+		return fail("PTE writes were queued, but no pvmap batch was seen");
+	if (h->switched_in_batch)
+		return fail("switched away %lu times inside pvmap's batch: its queue went "
+			    "out unrecorded", h->switched_in_batch);
 	return h->lost ? fail("the trace lost events (or its stats cannot be read)") : 0;
 }
 
@@ -250,12 +289,37 @@ static int xen_slots_device(struct device **d)
 }
 
 /*
+ * A task that spins on this task's CPU (it inherits the pin) until
+ * cpu_hog_stop(), or dies with it: the scheduler switches between the two.
+ */
+static pid_t cpu_hog_start(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			;
+	}
+	return pid;
+}
+
+static void cpu_hog_stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/*
  * A 1 MiB PWRITE through the slot engine (256 pages, 16 per batch): its
  * 512 PTE writes and the invalidation of every page it cleared reach Xen
  * in at most 2 hypercalls per 16 pages. Without pvmap's batch bracket each
  * PTE write would be an mmu_update and each invalidation an mmuext_op of
  * its own; with 16 single-page invalidations per batch, Linux's multicall
- * buffer overflows into a third (pvmap_native_flush_whole()).
+ * buffer overflows into a third (pvmap_native_flush_whole()). A task
+ * spinning on the same CPU makes the scheduler switch away between
+ * batches, as a busy machine does: a switch's own multicalls (the new
+ * stack, the page tables) are left out, pvmap's are not.
  */
 PVMAP_TEST(xen_pwrite_multicalls)
 {
@@ -265,6 +329,7 @@ PVMAP_TEST(xen_pwrite_multicalls)
 	struct device *d;
 	uint8_t *buf;
 	int fd, ret = 0;
+	pid_t hog;
 
 	fd = xen_slots_fd(&d, &ret);
 	if (fd < 0)
@@ -275,12 +340,20 @@ PVMAP_TEST(xen_pwrite_multicalls)
 	buf = malloc(MIB);
 	if (buf)
 		pvmap_pattern_fill(buf, MIB, seed, off);
-	ret = buf ? xen_trace_start() : fail("out of memory");
+	hog = buf ? cpu_hog_start() : -1;
+	if (!buf)
+		ret = fail("out of memory");
+	else if (hog < 0)
+		ret = fail("cannot start a task beside the PWRITE: %s", strerror(errno));
+	else
+		ret = xen_trace_start();
 	if (!ret && (guest_rw(fd, true, off, buf, MIB, &done) || done != MIB)) {
 		ret = fail("PWRITE of 1 MiB at %#llx: %s, %llu done", (unsigned long long)off,
 			   strerror(errno), (unsigned long long)done);
 		xen_trace_remove();
 	}
+	if (hog > 0)
+		cpu_hog_stop(hog);
 	if (!ret)
 		ret = xen_trace_stop(&h);
 	free(buf);
