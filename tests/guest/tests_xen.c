@@ -11,7 +11,7 @@
 #include "pvmap-tests.h"
 
 #include <limits.h>
-#include <sys/prctl.h>
+#include <stdatomic.h>
 
 #define XEN_TRACE	GUEST_TRACEFS "/instances/pvmap-xen"
 
@@ -26,8 +26,9 @@ static bool xen_pv(void)
 }
 
 /*
- * pvmap_pte's batch marks bound pvmap's own multicalls; sched_switch shows
- * a switch away inside a batch, which would send its queue unrecorded.
+ * sched_switch: a switch to this task issues multicalls of its own, and a
+ * switch away inside one of pvmap's batches (pvmap_pte's marks B and E)
+ * would send the batch's queue unrecorded.
  */
 static const char *const xen_events[] = {
 	"xen/xen_mc_flush", "xen/xen_mc_extend_args", "xen/xen_mmu_set_pte",
@@ -100,7 +101,7 @@ static int xen_trace_start(void)
 
 /* What the recorded events say, as hypercalls. */
 struct xen_hypercalls {
-	unsigned long flushes;		/* multicall buffers pvmap's batches issued (a hypercall each) */
+	unsigned long flushes;		/* multicall buffers issued (one hypercall each) */
 	unsigned long entries;		/* the entries in them */
 	unsigned long pte_writes;	/* PTE writes through Xen's pv_ops */
 	unsigned long batched;		/* of them, queued into a multicall */
@@ -109,7 +110,7 @@ struct xen_hypercalls {
 	unsigned long lost;		/* events the buffer overwrote or dropped */
 	unsigned long irq_events;	/* events of interrupts that came in meanwhile */
 	unsigned long batches;		/* pvmap's batches (lazy-MMU sections) */
-	unsigned long other_flushes;	/* multicalls of the task outside pvmap's batches */
+	unsigned long switch_flushes;	/* multicalls of switches to this task */
 	unsigned long switched_in_batch; /* switches away inside one of pvmap's batches */
 };
 
@@ -126,14 +127,25 @@ static bool in_interrupt(const char *line)
 	return flags && strlen(flags) > 4 && flags[4] != '.';
 }
 
-/* The pid a sched_switch line switches away from, or -1. */
-static int switched_from(const char *line)
+/* The pid a sched_switch line names after @key (" prev_pid=", " next_pid="), or -1. */
+static int switch_pid(const char *line, const char *key)
 {
 	const char *at = strstr(line, "sched_switch: ");
 
-	at = at ? strstr(at, " prev_pid=") : NULL;
-	return at ? atoi(at + strlen(" prev_pid=")) : -1;
+	at = at ? strstr(at, key) : NULL;
+	return at ? atoi(at + strlen(key)) : -1;
 }
+
+/*
+ * Tracefs records a switch when either task is traced, and from then on
+ * what the next task runs. A switch to this task is thus recorded to its
+ * end, and Linux 6.1 ends it with two flushes of its own: __switch_to()'s
+ * arch_end_context_switch() sends what the switch queued in lazy-CPU mode
+ * (the new page tables, TLS), then update_task_stack() the new kernel
+ * stack. Those two, and nothing after another event of the task, are the
+ * scheduler's.
+ */
+#define SWITCH_FLUSHES	2
 
 /* PTE-update hypercalls: each multicall, and each PTE write made outside one. */
 static unsigned long xen_hypercalls_total(const struct xen_hypercalls *h)
@@ -195,6 +207,7 @@ static char *xen_trace_text(void)
 static int xen_trace_stop(struct xen_hypercalls *h)
 {
 	bool in_batch = false;	/* between pvmap_pte's batch marks B and E */
+	int switch_left = 0;	/* flushes of a switch to this task still to come */
 	int self = getpid();
 	char *line, *text;
 
@@ -212,22 +225,30 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 
 		if (irq) {
 			h->irq_events++;
-		} else if (strstr(line, " pvmap_pte: B ")) {
+			continue;
+		}
+		if ((at = strstr(line, "xen_mc_flush: flushing ")) &&
+		    sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1) {
+			if (switch_left && mcidx) {
+				h->switch_flushes++;
+				printf("# Xen: left out, a switch's multicall: %s\n", at);
+			} else if (mcidx) {
+				h->flushes++;
+				h->entries += mcidx;
+			}
+			switch_left -= !!switch_left;
+			continue;
+		}
+		switch_left = 0;
+		if (strstr(line, " pvmap_pte: B ")) {
 			in_batch = true;
 			h->batches++;
 		} else if (strstr(line, " pvmap_pte: E ")) {
 			in_batch = false;
-		} else if (switched_from(line) == self) {
+		} else if (switch_pid(line, " prev_pid=") == self) {
 			h->switched_in_batch += in_batch;
-		} else if ((at = strstr(line, "xen_mc_flush: flushing ")) &&
-			   sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1 && mcidx) {
-			if (in_batch) {
-				h->flushes++;
-				h->entries += mcidx;
-			} else {
-				h->other_flushes++;
-				printf("# Xen: left out, outside pvmap's batches: %s\n", at);
-			}
+		} else if (switch_pid(line, " next_pid=") == self) {
+			switch_left = SWITCH_FLUSHES;
 		} else if (strstr(line, "xen_mc_extend_args: extending op 1(")) {
 			h->batched++;	/* xen_batched_set_pte() extends an mmu_update */
 		} else if (strstr(line, "xen_mmu_set_pte: ")) {
@@ -242,11 +263,11 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 	}
 	free(text);
 	printf("# Xen: %lu PTE writes (%lu queued into multicalls), %lu page invalidations, "
-	       "%lu whole-TLB flushes, %lu batches, %lu multicall buffers in them (%lu entries): "
+	       "%lu whole-TLB flushes, %lu batches, %lu multicall buffers issued (%lu entries): "
 	       "%lu PTE-update hypercalls; left out: %lu events of interrupts, "
-	       "%lu multicalls outside pvmap's batches\n", h->pte_writes,
+	       "%lu multicalls of switches to this task\n", h->pte_writes,
 	       h->batched, h->invlpgs, h->flush_alls, h->batches, h->flushes, h->entries,
-	       xen_hypercalls_total(h), h->irq_events, h->other_flushes);
+	       xen_hypercalls_total(h), h->irq_events, h->switch_flushes);
 	if (h->batched && !h->batches)
 		return fail("PTE writes were queued, but no pvmap batch was seen");
 	if (h->switched_in_batch)
@@ -289,25 +310,35 @@ static int xen_slots_device(struct device **d)
 }
 
 /*
- * A task that spins on this task's CPU (it inherits the pin) until
- * cpu_hog_stop(), or dies with it: the scheduler switches between the two.
+ * A thread that spins on this thread's CPU (it inherits the pin) until
+ * cpu_hog_stop(): the scheduler switches between the two. A thread, not a
+ * process: its tid is not traced, and no fork leaves the test's pages
+ * copy-on-write (each fault a PTE write of its own).
  */
-static pid_t cpu_hog_start(void)
-{
-	pid_t pid = fork();
+struct cpu_hog {
+	pthread_t thread;
+	atomic_bool stop;
+};
 
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		for (;;)
-			;
-	}
-	return pid;
+static void *cpu_hog_run(void *arg)
+{
+	struct cpu_hog *hog = arg;
+
+	while (!atomic_load_explicit(&hog->stop, memory_order_relaxed))
+		;
+	return NULL;
 }
 
-static void cpu_hog_stop(pid_t pid)
+static int cpu_hog_start(struct cpu_hog *hog)
 {
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	atomic_init(&hog->stop, false);
+	return pthread_create(&hog->thread, NULL, cpu_hog_run, hog);
+}
+
+static void cpu_hog_stop(struct cpu_hog *hog)
+{
+	atomic_store(&hog->stop, true);
+	pthread_join(hog->thread, NULL);
 }
 
 /*
@@ -316,10 +347,10 @@ static void cpu_hog_stop(pid_t pid)
  * in at most 2 hypercalls per 16 pages. Without pvmap's batch bracket each
  * PTE write would be an mmu_update and each invalidation an mmuext_op of
  * its own; with 16 single-page invalidations per batch, Linux's multicall
- * buffer overflows into a third (pvmap_native_flush_whole()). A task
- * spinning on the same CPU makes the scheduler switch away between
- * batches, as a busy machine does: a switch's own multicalls (the new
- * stack, the page tables) are left out, pvmap's are not.
+ * buffer overflows into a third (pvmap_native_flush_whole()). A thread
+ * spinning on the same CPU lets the scheduler switch away between batches,
+ * as on a busy machine: the two multicalls that end each switch back are
+ * left out, every other multicall of the task counts.
  */
 PVMAP_TEST(xen_pwrite_multicalls)
 {
@@ -328,32 +359,39 @@ PVMAP_TEST(xen_pwrite_multicalls)
 	unsigned long want;
 	struct device *d;
 	uint8_t *buf;
-	int fd, ret = 0;
-	pid_t hog;
+	struct cpu_hog hog;
+	int fd, ret = 0, err;
 
 	fd = xen_slots_fd(&d, &ret);
 	if (fd < 0)
 		return ret;
-	pin_cpu(0);
+	if (pin_cpu(0)) {
+		close(fd);
+		return fail("cannot pin to CPU 0: %s", strerror(errno));
+	}
 	off = (random_u64() % (d->info.aperture_size / MIB)) * MIB;
 	/* filled before the trace starts: only the PWRITE's own PTE writes count */
 	buf = malloc(MIB);
-	if (buf)
-		pvmap_pattern_fill(buf, MIB, seed, off);
-	hog = buf ? cpu_hog_start() : -1;
-	if (!buf)
-		ret = fail("out of memory");
-	else if (hog < 0)
-		ret = fail("cannot start a task beside the PWRITE: %s", strerror(errno));
-	else
-		ret = xen_trace_start();
+	if (!buf) {
+		close(fd);
+		return fail("out of memory");
+	}
+	pvmap_pattern_fill(buf, MIB, seed, off);
+	err = cpu_hog_start(&hog);
+	if (err) {
+		free(buf);
+		close(fd);
+		return fail("cannot start a thread beside the PWRITE: %s", strerror(err));
+	}
+	ret = xen_trace_start();
 	if (!ret && (guest_rw(fd, true, off, buf, MIB, &done) || done != MIB)) {
 		ret = fail("PWRITE of 1 MiB at %#llx: %s, %llu done", (unsigned long long)off,
 			   strerror(errno), (unsigned long long)done);
 		xen_trace_remove();
 	}
-	if (hog > 0)
-		cpu_hog_stop(hog);
+	/* the trace ends with the PWRITE, before the hog's exit and join */
+	guest_write_file(XEN_TRACE "/tracing_on", "0");
+	cpu_hog_stop(&hog);
 	if (!ret)
 		ret = xen_trace_stop(&h);
 	free(buf);
