@@ -116,9 +116,9 @@ struct xen_hypercalls {
 
 /*
  * Whether a trace line was recorded in interrupt context: its flags field
- * ("d..1.") says hardirq or softirq third. An interrupt that lands inside a
- * lazy-MMU section issues its own hypercalls (and with them what the task
- * had queued: one multicall more); those are the interrupt's, not the task's.
+ * ("d..1.") says hardirq or softirq third. An interrupt's events are not
+ * the task's, except a multicall inside one of pvmap's batches, which
+ * takes the batch's queue with it (xen_trace_stop()).
  */
 static bool in_interrupt(const char *line)
 {
@@ -141,11 +141,14 @@ static int switch_pid(const char *line, const char *key)
  * what the next task runs. A switch to this task is thus recorded to its
  * end, and Linux 6.1 ends it with two flushes of its own: __switch_to()'s
  * arch_end_context_switch() sends what the switch queued in lazy-CPU mode
- * (the new page tables, TLS), then update_task_stack() the new kernel
- * stack. Those two, and nothing after another event of the task, are the
- * scheduler's.
+ * (new page tables, whose two mmuext_ops xen_write_cr3() queues first, as
+ * xen_mc_extend_args events; TLS), then update_task_stack() the new
+ * kernel stack. Those two, and nothing after another event of the task,
+ * are the scheduler's. (A previous task in lazy-MMU mode adds a flush of
+ * its queue first; it then counts, failing the test, not passing it.)
  */
 #define SWITCH_FLUSHES	2
+#define SWITCH_CR3_OP	"xen_mc_extend_args: extending op 26("	/* mmuext_op */
 
 /* PTE-update hypercalls: each multicall, and each PTE write made outside one. */
 static unsigned long xen_hypercalls_total(const struct xen_hypercalls *h)
@@ -219,16 +222,24 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 	if (!text)
 		return fail("cannot read %s/trace", XEN_TRACE);
 	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		bool irq = in_interrupt(line);
-		unsigned int mcidx;
-		char *at;
+		unsigned int mcidx = 0;
+		char *at = strstr(line, "xen_mc_flush: flushing ");
+		bool flush = at && sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1;
 
-		if (irq) {
+		if (in_interrupt(line)) {
 			h->irq_events++;
+			/*
+			 * Linux is out of lazy mode in an interrupt: its
+			 * multicall takes the task's queue, so inside one of
+			 * pvmap's batches it counts as the batch's.
+			 */
+			if (flush && in_batch && mcidx) {
+				h->flushes++;
+				h->entries += mcidx;
+			}
 			continue;
 		}
-		if ((at = strstr(line, "xen_mc_flush: flushing ")) &&
-		    sscanf(at, "xen_mc_flush: flushing %u", &mcidx) == 1) {
+		if (flush) {
 			if (switch_left && mcidx) {
 				h->switch_flushes++;
 				printf("# Xen: left out, a switch's multicall: %s\n", at);
@@ -239,6 +250,8 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 			switch_left -= !!switch_left;
 			continue;
 		}
+		if (switch_left == SWITCH_FLUSHES && strstr(line, SWITCH_CR3_OP))
+			continue;	/* the switch's new page tables, queued */
 		switch_left = 0;
 		if (strstr(line, " pvmap_pte: B ")) {
 			in_batch = true;
