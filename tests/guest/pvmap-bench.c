@@ -368,11 +368,14 @@ static int count_stale(int div)
 static void print_meta(const char *mode, int runs, int ncpus)
 {
 	char flag[8] = "", cpuinfo[8192] = "", model[96] = "?", fac[256] = "?", *p;
+	char clock[16] = "time";
 	struct pvmap_test_facilities req;
 	struct utsname uts;
 
 	uname(&uts);
 	guest_read_file("/sys/module/pvmap/parameters/hygiene", flag, sizeof(flag));
+	/* run-guest --icount: every "ns" below is a count of guest instructions */
+	guest_cmdline_get("clock", clock, sizeof(clock));
 	if (guest_read_file("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo)) > 0 &&
 	    (p = strstr(cpuinfo, "model name"))) {
 		p = strchr(p, ':');
@@ -384,11 +387,11 @@ static void print_meta(const char *mode, int runs, int ncpus)
 	printf("# pvmap-bench: {\"mode\": \"%s\", \"clears_on_unmap\": %s, \"write_combining\": %s, "
 	       "\"hygiene\": \"%c\", \"aperture\": %llu, \"runs\": %d, \"vcpus\": %d, "
 	       "\"release\": \"%s\", \"machine\": \"%s\", \"cpu_model\": \"%s\", "
-	       "\"facilities\": \"%s\"}\n",
+	       "\"facilities\": \"%s\", \"clock\": \"%s\"}\n",
 	       mode, info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? "true" : "false",
 	       info.flags & PVMAP_INFO_F_WRITE_COMBINING ? "true" : "false", flag[0] ? flag[0] : '?',
 	       (unsigned long long)info.aperture_size, runs, ncpus, uts.release, uts.machine, model,
-	       fac);
+	       fac, clock);
 }
 
 /* pvmap.ko again, with pv=@pv; /dev/pvmap0 reopened. */
@@ -514,7 +517,7 @@ static int drm_bench(int runs, int frames)
 int main(void)
 {
 	static const int cpu_counts[] = { 1, 2, 4 };
-	char mode[16] = "full";
+	char mode[16] = "full", clock[16] = "";
 	int runs, div, ncpus, failed = 0;
 
 	/*
@@ -524,8 +527,12 @@ int main(void)
 	 */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	guest_cmdline_get("bench", mode, sizeof(mode));
-	/* 7 runs: an odd number, and the median shrugs off a burst in up to 3 */
-	runs = strstr(mode, "smoke") ? 1 : 7;
+	/*
+	 * 7 runs: an odd number, and the median shrugs off a burst in up to 3.
+	 * Counted in instructions (run-guest --icount) a run repeats: 2 show it.
+	 */
+	runs = strstr(mode, "smoke") ? 1 : guest_cmdline_get("clock", clock, sizeof(clock)) &&
+	       !strcmp(clock, "icount") ? 2 : 7;
 	div = runs > 1 ? 1 : 40;
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	devfd = open("/dev/pvmap0", O_RDWR | O_CLOEXEC);
