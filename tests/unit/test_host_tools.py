@@ -398,6 +398,22 @@ class BenchTargets(unittest.TestCase):
             self.assertFalse(t[name]["met"], name)
         self.assertAlmostEqual(t["overhead_vs_mainline_i386"]["timed"], 0.4)
 
+    def test_wrong_clock_or_negative_is_never_met(self):
+        """An -icount configuration timed by the clock, or a negative overhead, meets nothing."""
+        drm = self.drm_result(300.0, 100.0)
+        drm["meta"]["clock"] = "time"
+        timed = bench_result(clock="time", **{
+            "overhead/pvmap/1": ("overhead_us", 0.4),
+            "overhead/mainline_local/1": ("overhead_us", 1.0)})
+        t = self.targets(**{"deb-686-pae-icount": timed, "deb-686-pae-drm-icount": drm})
+        for name in ("overhead_vs_mainline_i386", "drm_fps_vs_ioremap_i386"):
+            self.assertIsNone(t[name]["value"], name)
+            self.assertFalse(t[name]["met"], name)
+        self.assertIn("not the instruction counter", t["overhead_vs_mainline_i386"]["measured"])
+        self.res["cells"]["overhead/mainline_local/1"]["overhead_us"]["median"] = -0.1
+        t = self.targets(**{"deb-686-pae-icount": self.res})
+        self.assertFalse(t["overhead_vs_mainline_i386"]["met"])
+
     def test_missed_and_incorrect(self):
         self.res["stale"]["pvmap"]["usable"] = 3
         self.res["cells"]["overhead/pvmap/1"]["overhead_us"]["median"] = 1.1
