@@ -67,11 +67,14 @@ class FakeQMP:
             hooked = self.hook(cmd.get("execute"), line, cpu) if self.hook else None
             if hooked is not None:
                 data, action = hooked if isinstance(hooked, tuple) else (hooked, None)
+                if action == "shut":
+                    # before the reply: the auditor's next write, which only the reply
+                    # lets it make, must meet a closed end, not land in a buffer
+                    conn.shutdown(socket.SHUT_RD)
                 conn.sendall(data)
                 if action == "close":
                     return
                 if action == "shut":
-                    conn.shutdown(socket.SHUT_RD)
                     self.stop.wait(5)
                     return
                 if action == "hang":
