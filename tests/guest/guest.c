@@ -90,18 +90,24 @@ int guest_test_unload(void)
 	return guest_unload_module("pvmap_test");
 }
 
+bool guest_clock_is_icount(void)
+{
+	char clock[16] = "";
+
+	return guest_cmdline_get("clock", clock, sizeof(clock)) && !strcmp(clock, "icount");
+}
+
 bool guest_host_sync(const char *tag)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	char line[256], want[160], clock[16] = "";
+	char line[256], want[160];
 	size_t used = 0;
 	/*
 	 * With the instruction counter as its clock (run-guest --icount,
 	 * sleep=off) an idle guest's time jumps to its next deadline: a
 	 * timeout would pass at once. The runner's --timeout bounds the wait.
 	 */
-	int timeout = guest_cmdline_get("clock", clock, sizeof(clock)) &&
-		      !strcmp(clock, "icount") ? -1 : HOST_SYNC_TIMEOUT_MS;
+	int timeout = guest_clock_is_icount() ? -1 : HOST_SYNC_TIMEOUT_MS;
 
 	snprintf(want, sizeof(want), "pvmap-ack %s", tag);
 	printf("pvmap-sync: %s\n", tag);

@@ -37,6 +37,8 @@
  * options to a module or to init's environment.
  */
 bool guest_cmdline_get(const char *key, char *buf, size_t len);
+/* Whether the guest's clock counts instructions (run-guest --icount: pvtest.clock=icount). */
+bool guest_clock_is_icount(void);
 
 /* pvtest.modparams= with its commas turned into spaces ("" when absent). */
 void guest_module_params(char *buf, size_t len);

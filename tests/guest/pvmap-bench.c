@@ -368,14 +368,11 @@ static int count_stale(int div)
 static void print_meta(const char *mode, int runs, int ncpus)
 {
 	char flag[8] = "", cpuinfo[8192] = "", model[96] = "?", fac[256] = "?", *p;
-	char clock[16] = "time";
 	struct pvmap_test_facilities req;
 	struct utsname uts;
 
 	uname(&uts);
 	guest_read_file("/sys/module/pvmap/parameters/hygiene", flag, sizeof(flag));
-	/* run-guest --icount: every "ns" below is a count of guest instructions */
-	guest_cmdline_get("clock", clock, sizeof(clock));
 	if (guest_read_file("/proc/cpuinfo", cpuinfo, sizeof(cpuinfo)) > 0 &&
 	    (p = strstr(cpuinfo, "model name"))) {
 		p = strchr(p, ':');
@@ -391,7 +388,8 @@ static void print_meta(const char *mode, int runs, int ncpus)
 	       mode, info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? "true" : "false",
 	       info.flags & PVMAP_INFO_F_WRITE_COMBINING ? "true" : "false", flag[0] ? flag[0] : '?',
 	       (unsigned long long)info.aperture_size, runs, ncpus, uts.release, uts.machine, model,
-	       fac, clock);
+	       /* run-guest --icount: every "ns" is then a count of guest instructions */
+	       fac, guest_clock_is_icount() ? "icount" : "time");
 }
 
 /* pvmap.ko again, with pv=@pv; /dev/pvmap0 reopened. */
@@ -517,7 +515,7 @@ static int drm_bench(int runs, int frames)
 int main(void)
 {
 	static const int cpu_counts[] = { 1, 2, 4 };
-	char mode[16] = "full", clock[16] = "";
+	char mode[16] = "full";
 	int runs, div, ncpus, failed = 0;
 
 	/*
@@ -531,8 +529,7 @@ int main(void)
 	 * 7 runs: an odd number, and the median shrugs off a burst in up to 3.
 	 * Counted in instructions (run-guest --icount) a run repeats: 2 show it.
 	 */
-	runs = strstr(mode, "smoke") ? 1 : guest_cmdline_get("clock", clock, sizeof(clock)) &&
-	       !strcmp(clock, "icount") ? 2 : 7;
+	runs = strstr(mode, "smoke") ? 1 : guest_clock_is_icount() ? 2 : 7;
 	div = runs > 1 ? 1 : 40;
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	devfd = open("/dev/pvmap0", O_RDWR | O_CLOEXEC);
