@@ -63,6 +63,18 @@ static __always_inline void pvmap_count(enum pvmap_counter c)
 }
 
 /*
+ * The slot core's slow path (pvmap_slots.c): on while anything needs more
+ * than the native PTE writes of a map and an unmap. A count of reasons,
+ * each taken at load or when it starts and given back when it stops:
+ * - a hypervisor backend (pvmap_pv.h) or Xen PV, which batch the updates;
+ * - the trace event pvmap:pvmap_pte while tracefs has it on;
+ * - the check_free_slots parameter (on in kernels with CONFIG_DEBUG_VM):
+ *   each free slot's PTE checked before its use.
+ * The counters are not a reason: the fast path counts too, while they run.
+ */
+DECLARE_STATIC_KEY_FALSE(pvmap_slots_slow);
+
+/*
  * Slots and map-stack entries beyond PVMAP_SLOTS_PER_CPU and PVMAP_MAX_DEPTH
  * that only interrupt context may take: a hardirq or softirq that maps while
  * the task below holds all it may (a 64-page range, 16 nested maps) still

@@ -28,6 +28,18 @@
 EXPORT_TRACEPOINT_SYMBOL_GPL(pvmap_pte);
 #endif
 
+/* Tracing is a reason for the slot core's slow path, the one that traces. */
+int pvmap_trace_reg(void)
+{
+	static_branch_inc(&pvmap_slots_slow);
+	return 0;
+}
+
+void pvmap_trace_unreg(void)
+{
+	static_branch_dec(&pvmap_slots_slow);
+}
+
 /*
  * @prot without the bits this CPU lacks (NX on a PAE CPU without it), as
  * pfn_pte() wants under DEBUG_VM. PAGE_KERNEL keeps them for modules.

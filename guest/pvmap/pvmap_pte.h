@@ -64,6 +64,30 @@ bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot);
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot);
 bool pvmap_tlb_flush_whole(unsigned int npages);
 void pvmap_tlb_flush_local_all(struct pvmap_window *w, unsigned int first, unsigned int npages);
+
+/*
+ * The slot core's fast path, outside a batch: one hypercall per operation,
+ * each page a point where an interrupt may land.
+ */
+static inline void pvmap_window_map_direct(struct pvmap_window *w, unsigned int first, u64 pfn,
+					   unsigned int npages, pgprot_t prot)
+{
+	for (unsigned int i = 0; i < npages; i++) {
+		pvmap_pte_set(w, first + i, pfn + i, prot);
+		pvmap_irq_point();
+	}
+}
+
+static inline void pvmap_window_clear_direct(struct pvmap_window *w, unsigned int first,
+					     unsigned int npages)
+{
+	for (unsigned int i = 0; i < npages; i++) {
+		pvmap_pte_clear(w, first + i);
+		pvmap_irq_point();
+		pvmap_tlb_flush_local(w, first + i);
+		pvmap_irq_point();
+	}
+}
 #else
 /*
  * The kernel build: inline, as mainline's kmap_local is. The native
@@ -226,6 +250,52 @@ static __always_inline void pvmap_pte_clear(struct pvmap_window *w, unsigned int
 static __always_inline bool pvmap_pte_is_clear(const struct pvmap_window *w, unsigned int slot)
 {
 	return pte_none(*w->ptes[slot]);
+}
+
+/*
+ * The slot core's fast path (pvmap_slots.c), while no backend takes the
+ * PTEs and nothing traces them: native writes and invalidations alone, as
+ * kmap_local's. No batch: natively a lazy-MMU section changes nothing, and
+ * under Xen PV, which batches, the slot core takes its slow path.
+ */
+
+/* @npages frames from @pfn at slots @first.. of @w. */
+static __always_inline void pvmap_window_map_direct(struct pvmap_window *w, unsigned int first,
+						    u64 pfn, unsigned int npages, pgprot_t prot)
+{
+	pte_t **ptep = &w->ptes[first];
+	unsigned int i;
+	pte_t pte;
+
+	if (unlikely(!(pgprot_val(prot) & _PAGE_PRESENT))) {
+		for (i = 0; i < npages; i++)
+			pvmap_native_set_pte(ptep[i], pfn_pte(pfn + i, prot));
+		return;
+	}
+	/*
+	 * pfn_pte() of a present PTE, which -Os kernels call out of line: the
+	 * frame's address and the protection, less what this CPU lacks. The
+	 * next frame's PTE is a page on.
+	 */
+	pte = __pte(((pteval_t)pfn << PAGE_SHIFT) | (pgprot_val(prot) & __supported_pte_mask));
+	for (i = 0; i < npages; i++) {
+		pvmap_native_set_pte(ptep[i], pte);
+		pte = __pte(pte_val(pte) + PAGE_SIZE);
+	}
+}
+
+/* Slots @first.. of @w cleared, each then flushed from this CPU's TLB. */
+static __always_inline void pvmap_window_clear_direct(struct pvmap_window *w, unsigned int first,
+						      unsigned int npages)
+{
+	pte_t **ptep = &w->ptes[first];
+	unsigned long va = pvmap_window_va(w, first);
+	unsigned int i;
+
+	for (i = 0; i < npages; i++, va += PAGE_SIZE) {
+		pvmap_native_clear_pte(va, ptep[i]);
+		pvmap_native_flush_one(va);
+	}
 }
 
 /* Through a backend: it runs the invalidation here once the hypervisor has acknowledged it. */

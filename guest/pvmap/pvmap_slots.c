@@ -34,7 +34,7 @@
 
 /**
  * struct pvmap_live_map - one live atomic map on a CPU's stack
- * @vaddr: the page address returned for it
+ * @vaddr: the page address returned for it; PVMAP_SLOTS_POP_BELOW may be set
  * @npages: its pages
  * @slot: its first slot
  * @released: unmapped while maps above it were live (a misuse): it gave
@@ -62,7 +62,14 @@ struct pvmap_cpu_slots {
 	struct pvmap_live_map stack[PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH];
 };
 
+/*
+ * Set in a live map's @vaddr when a map below it was unmapped out of order:
+ * its unmap, which must pop that one too, then takes the slow path.
+ */
+#define PVMAP_SLOTS_POP_BELOW	1UL
+
 static struct pvmap_cpu_slots __percpu *pvmap_slots;
+DEFINE_STATIC_KEY_FALSE(pvmap_slots_slow);
 
 int pvmap_slots_init(void)
 {
@@ -114,23 +121,23 @@ static noinline void pvmap_misuse(void)
 }
 
 /*
- * Map @npages from @pfn into this CPU's slots; NULL after one WARN on
- * misuse. Inline in both entries, so the single-page one has no loops.
+ * The slow path: everything a map needs beyond the native PTE writes, for
+ * whenever the static key pvmap_slots_slow is on (see pvmap_slots_slow_init()),
+ * and for what the fast path does not handle (an interrupt past the task's
+ * limits, misuse). Called with preemption and page faults disabled; gives
+ * them back when it refuses. Map @npages from @pfn into @s, this CPU's
+ * slots; NULL after one WARN on misuse.
  */
-static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npages,
-						      pgprot_t prot)
+static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u64 pfn,
+						    unsigned int npages, pgprot_t prot)
 {
 	/* Interrupts nest above all a task may hold: see PVMAP_IRQ_SLOTS. */
 	bool task = in_task();
 	unsigned int max_depth = PVMAP_MAX_DEPTH + (task ? 0 : PVMAP_IRQ_DEPTH);
 	unsigned int max_slots = PVMAP_SLOTS_PER_CPU + (task ? 0 : PVMAP_IRQ_SLOTS);
-	struct pvmap_cpu_slots *s;
 	unsigned int depth, top, i;
 	unsigned long vaddr;
 
-	preempt_disable();
-	pagefault_disable();
-	s = this_cpu_ptr(pvmap_slots);
 	pvmap_irq_point();
 	depth = READ_ONCE(s->depth);
 	top = READ_ONCE(s->top);
@@ -188,6 +195,68 @@ give_back:
 	pagefault_enable();
 	preempt_enable();
 	return NULL;
+}
+
+/*
+ * What the slow path counts for a map or an unmap of @npages pages, for
+ * the fast path while the counters run: one batch (natively, in task
+ * context, as pvmap_batch_begin()), the PTE writes, and the map or unmap.
+ */
+static noinline void pvmap_slots_count_fast(unsigned int npages, bool unmap)
+{
+	if (in_task())
+		pvmap_count(PVMAP_CNT_BATCHES);
+	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
+	if (unmap) {
+		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, npages);
+		pvmap_count(PVMAP_CNT_UNMAPS);
+	} else {
+		pvmap_count(PVMAP_CNT_MAPS);
+	}
+}
+
+/*
+ * Map @npages from @pfn into this CPU's slots; NULL after one WARN on
+ * misuse. The fast path, as kmap_local's: reserve, write the PTEs, return.
+ * No batch (natively a lazy-MMU section changes nothing), no trace, no
+ * free-slot check; within the task's limits only, so that an interrupt
+ * past them, and every refusal, is the slow path's. Inline in both entries,
+ * so that the single-page one has no loop.
+ */
+static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npages,
+						      pgprot_t prot)
+{
+	struct pvmap_cpu_slots *s;
+	unsigned int depth, top;
+	unsigned long vaddr;
+
+	preempt_disable();
+	pagefault_disable();
+	s = this_cpu_ptr(pvmap_slots);
+	if (static_branch_unlikely(&pvmap_slots_slow))
+		return pvmap_slots_push_slow(s, pfn, npages, prot);
+	pvmap_irq_point();
+	depth = READ_ONCE(s->depth);
+	top = READ_ONCE(s->top);
+	pvmap_irq_point();
+	if (unlikely(depth >= PVMAP_MAX_DEPTH || top >= PVMAP_SLOTS_PER_CPU ||
+		     npages > PVMAP_SLOTS_PER_CPU - top))
+		return pvmap_slots_push_slow(s, pfn, npages, prot);
+	/* Reserved, then filled, as in the slow path. */
+	WRITE_ONCE(s->depth, depth + 1);
+	pvmap_irq_point();
+	WRITE_ONCE(s->top, top + npages);
+	barrier();
+	pvmap_irq_point();
+	vaddr = pvmap_window_va(&s->window, top);
+	s->stack[depth].vaddr = vaddr;
+	s->stack[depth].npages = npages;
+	s->stack[depth].slot = top;
+	pvmap_irq_point();
+	pvmap_window_map_direct(&s->window, top, pfn, npages, prot);
+	if (static_branch_unlikely(&pvmap_counting))
+		pvmap_slots_count_fast(npages, false);
+	return (void __iomem *)vaddr;
 }
 
 /* For pvmap_io_mapping_map_atomic_wc(), inline in <pvmap/io_mapping.h>. */
@@ -272,9 +341,51 @@ static __always_inline unsigned int pvmap_slots_find(const struct pvmap_cpu_slot
 	unsigned int i;
 
 	for (i = depth; i--; )
-		if (s->stack[i].vaddr == page && !s->stack[i].released)
+		if ((s->stack[i].vaddr & PAGE_MASK) == page && !s->stack[i].released)
 			return i;
 	return depth;
+}
+
+/*
+ * The slow path of pvmap_slots_unmap(), and every unmap the fast path
+ * does not take: the map whose first page is @page, in @s.
+ */
+static noinline bool pvmap_slots_unmap_slow(struct pvmap_cpu_slots *s, unsigned long page,
+					    unsigned int npages)
+{
+	unsigned int depth, i;
+	bool ok = true;
+
+	/*
+	 * A live map keeps preemption off, so this CPU's slots stay this
+	 * CPU's; where the task could migrate, none of its maps is live.
+	 */
+	depth = preemptible() ? 0 : READ_ONCE(s->depth);
+	pvmap_irq_point();
+	i = pvmap_slots_find(s, depth, page);
+	if (unlikely(i == depth)) {
+		WARN(1, depth ? "pvmap: unmap of an address no live atomic map returned\n" :
+			"pvmap: unmap without a live atomic map\n");
+		pvmap_misuse();
+		return false;
+	}
+	if (i + 1 < depth) {
+		ok = !WARN(1, "pvmap: unmap of an atomic map that is not the innermost\n");
+		WRITE_ONCE(s->stack[i].released, true);
+		/* the fast path leaves the unmap of the map above to this one */
+		WRITE_ONCE(s->stack[i + 1].vaddr, s->stack[i + 1].vaddr | PVMAP_SLOTS_POP_BELOW);
+	} else {
+		ok = !WARN(npages && npages != s->stack[i].npages,
+			   "pvmap: unmap of %u pages, the innermost atomic map has %u\n",
+			   npages, s->stack[i].npages);
+		pvmap_slots_pop(s, depth);
+	}
+	if (!ok)
+		pvmap_misuse();
+	/* The map's. */
+	pagefault_enable();
+	preempt_enable();
+	return ok;
 }
 
 /*
@@ -289,45 +400,44 @@ static __always_inline unsigned int pvmap_slots_find(const struct pvmap_cpu_slot
  * - an address no live map on this CPU returned changes nothing (one WARN),
  *   and so does an unmap made where the task could migrate, which no map
  *   of its own can be live under.
- * For pvmap_io_mapping_unmap_atomic() and _range(), inline in
- * <pvmap/io_mapping.h>. Return: false when the unmap was a misuse.
+ * The fast path takes the innermost map named right with nothing released
+ * below it: each PTE cleared and its TLB entry flushed, then the slots and
+ * the entry given back. For pvmap_io_mapping_unmap_atomic() and _range(),
+ * inline in <pvmap/io_mapping.h>. Return: false when the unmap was a misuse.
  */
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 {
 	unsigned long page = (unsigned long)vaddr & PAGE_MASK;
-	struct pvmap_cpu_slots *s;
-	unsigned int depth, i;
-	bool ok = true;
+	struct pvmap_cpu_slots *s = raw_cpu_ptr(pvmap_slots);
+	unsigned int depth, slot, n;
 
-	/*
-	 * A live map keeps preemption off, so this CPU's slots stay this
-	 * CPU's; where the task could migrate, none of its maps is live.
-	 */
-	s = raw_cpu_ptr(pvmap_slots);
+	if (static_branch_unlikely(&pvmap_slots_slow))
+		return pvmap_slots_unmap_slow(s, page, npages);
 	depth = preemptible() ? 0 : READ_ONCE(s->depth);
 	pvmap_irq_point();
-	i = pvmap_slots_find(s, depth, page);
-	if (unlikely(i == depth)) {
-		WARN(1, depth ? "pvmap: unmap of an address no live atomic map returned\n" :
-			"pvmap: unmap without a live atomic map\n");
-		pvmap_misuse();
-		return false;
-	}
-	if (i + 1 < depth) {
-		ok = !WARN(1, "pvmap: unmap of an atomic map that is not the innermost\n");
-		WRITE_ONCE(s->stack[i].released, true);
-	} else {
-		ok = !WARN(npages && npages != s->stack[i].npages,
-			   "pvmap: unmap of %u pages, the innermost atomic map has %u\n",
-			   npages, s->stack[i].npages);
-		pvmap_slots_pop(s, depth);
-	}
-	if (!ok)
-		pvmap_misuse();
-	/* The map's. */
+	/* PVMAP_SLOTS_POP_BELOW set in the entry's address sends it to the slow path */
+	if (unlikely(!depth || s->stack[depth - 1].vaddr != page ||
+		     (npages && npages != s->stack[depth - 1].npages)))
+		return pvmap_slots_unmap_slow(s, page, npages);
+	/* Copied out: once released, an interrupt may reuse the entry. */
+	slot = s->stack[depth - 1].slot;
+	n = s->stack[depth - 1].npages;
+	pvmap_irq_point();
+	pvmap_window_clear_direct(&s->window, slot, n);
+	/* As pvmap_slots_pop_one(): the slots, then the entry, unmarked. */
+	WRITE_ONCE(s->stack[depth - 1].released, false);
+	barrier();
+	WRITE_ONCE(s->top, slot);
+	barrier();
+	pvmap_irq_point();
+	WRITE_ONCE(s->depth, depth - 1);
+	barrier();
+	pvmap_irq_point();
+	if (static_branch_unlikely(&pvmap_counting))
+		pvmap_slots_count_fast(n, true);
 	pagefault_enable();
 	preempt_enable();
-	return ok;
+	return true;
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_unmap);
 
@@ -353,7 +463,7 @@ unsigned int pvmap_slots_live_ranges(int cpu, unsigned long *va, unsigned int *n
 					     PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH);
 
 	for (i = 0; i < depth && n < max; i++) {
-		va[n] = s->stack[i].vaddr;
+		va[n] = s->stack[i].vaddr & PAGE_MASK;
 		npages[n++] = s->stack[i].npages;
 	}
 	return n;

@@ -14,18 +14,24 @@
 
 #include <linux/tracepoint.h>
 
-TRACE_EVENT(pvmap_pte,
-	    TP_PROTO(unsigned int op, unsigned long va, u64 arg),
-	    TP_ARGS(op, va, arg),
-	    TP_STRUCT__entry(__field(unsigned long, va)
-			     __field(u64, arg)
-			     __field(u8, op)
-			     __field(u16, cpu)),
-	    TP_fast_assign(__entry->va = va;
-			   __entry->arg = arg;
-			   __entry->op = op;
-			   __entry->cpu = raw_smp_processor_id();),
-	    TP_printk("%c %u %lx %llx", __entry->op, __entry->cpu, __entry->va, __entry->arg)
+/* While it is on, the slot core takes its slow path, which traces (pvmap_pte.c). */
+int pvmap_trace_reg(void);
+void pvmap_trace_unreg(void);
+
+TRACE_EVENT_FN(pvmap_pte,
+	       TP_PROTO(unsigned int op, unsigned long va, u64 arg),
+	       TP_ARGS(op, va, arg),
+	       TP_STRUCT__entry(__field(unsigned long, va)
+				__field(u64, arg)
+				__field(u8, op)
+				__field(u16, cpu)),
+	       TP_fast_assign(__entry->va = va;
+			      __entry->arg = arg;
+			      __entry->op = op;
+			      __entry->cpu = raw_smp_processor_id();),
+	       TP_printk("%c %u %lx %llx", __entry->op, __entry->cpu, __entry->va,
+			 __entry->arg),
+	       pvmap_trace_reg, pvmap_trace_unreg
 );
 
 #endif /* PVMAP_TRACE_EVENTS_H */

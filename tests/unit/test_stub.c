@@ -38,6 +38,13 @@ static struct pvstub *new_stub(void)
 	return pvstub_create(&cfg);
 }
 
+/*
+ * Which of the slot core's paths core_begin() sets up: the slow one, as a
+ * hypervisor backend has it (batches, free-slot checks), or the fast one,
+ * as a native kernel has it (each PTE operation direct: one hypercall here).
+ */
+static bool fast_path;
+
 /* Set up a stub and the slot core on it; false on failure. */
 static bool core_begin(bool batching, bool skip_clear)
 {
@@ -46,6 +53,7 @@ static bool core_begin(bool batching, bool skip_clear)
 	};
 	pvmap_counters = alloc_percpu(struct pvmap_counters);
 	pvmap_counting.enabled = true;
+	pvmap_slots_slow.enabled = !fast_path;
 	pvmap_shim_cpu = 0;
 	return pvmap_pte_stub.hv && pvmap_counters && !pvmap_slots_init();
 }
@@ -464,18 +472,39 @@ static bool core_at_rest(unsigned int warnings, unsigned int *stale, uint64_t *v
 static int test_irq_at_every_point(void)
 {
 	unsigned int points = 0, landed = 0, bad = 0, stale, warnings = pvmap_shim_warnings;
+	struct pvstub_counts counts;
 	uint64_t violations;
 	bool ok;
 
 	if (!core_begin(true, false))
 		return 0;
 	irq_every_point_pass(NULL, &points, &landed, &bad);
-	ok = core_at_rest(warnings, &stale, &violations) && landed && !bad;
-	printf("# %u interrupt points in task maps of 1, 16 and 64 pages; %u interrupts of "
-	       "1..64 pages (up to 16 when the task holds 64) landed, one at each point; "
-	       "%u cases wrong, %u stale at revoke, "
-	       "%" PRIu64 " violations\n", points, landed, bad, stale, violations);
+	pvstub_counts(pvmap_pte_stub.hv, &counts);
+	ok = core_at_rest(warnings, &stale, &violations) && landed && !bad &&
+	     (counts.multicall == 0) == fast_path;
+	printf("# %s path: %u interrupt points in task maps of 1, 16 and 64 pages; "
+	       "%u interrupts of 1..64 pages (up to 16 when the task holds 64) landed, one at "
+	       "each point; %u cases wrong, %u stale at revoke, %" PRIu64 " violations, "
+	       "%" PRIu64 " multicalls\n", fast_path ? "fast" : "slow", points, landed, bad,
+	       stale, violations, counts.multicall);
 	core_end();
+	return ok;
+}
+
+/*
+ * @test on the slot core's slow path, then on its fast path: the
+ * guarantees hold on both. The fast path must batch nothing (no multicall
+ * in irq_map_at_every_point), so that it is the path under test.
+ */
+static int on_both_paths(int (*test)(void))
+{
+	int ok;
+
+	fast_path = false;
+	ok = test();
+	fast_path = true;
+	ok = test() && ok;
+	fast_path = false;
 	return ok;
 }
 
@@ -573,8 +602,9 @@ static int irq_during_release_chase(void)
 	}
 	stale = revoke_range(MISUSE_A, 1) + revoke_range(MISUSE_B, 2) +
 		revoke_range(MISUSE_C, 1) + revoke_range(IRQ_PFN, 1);
-	printf("# two out of order, then the innermost: an interrupt at each of its %u points: "
-	       "%u landed, %u cases wrong, %u stale at revoke, %u live after\n", points, landed,
+	printf("# %s path: two out of order, then the innermost: an interrupt at each of its %u points: "
+	       "%u landed, %u cases wrong, %u stale at revoke, %u live after\n",
+	       fast_path ? "fast" : "slow", points, landed,
 	       bad, stale, pvmap_slots_live(0));
 	ok = ok && landed == points && !bad && !stale && !pvmap_slots_live(0);
 	core_end();
@@ -611,9 +641,9 @@ static int test_irq_after_misuse(void)
 		misuses = pvmap_shim_warnings - warnings;
 		ok = misuses == landed && core_at_rest(pvmap_shim_warnings, &stale, &violations) &&
 		     landed && !bad && !revoke_range(MISUSE_A, 1) && !revoke_range(MISUSE_B, 2);
-		printf("# after each misuse (%s): %u interrupts landed at %u points, "
+		printf("# %s path, after each misuse (%s): %u interrupts landed at %u points, "
 		       "%u cases wrong, %u stale at revoke, %" PRIu64 " violations, %u warnings\n",
-		       kinds[misuse_kind], landed, points, bad, stale, violations, misuses);
+		       fast_path ? "fast" : "slow", kinds[misuse_kind], landed, points, bad, stale, violations, misuses);
 		all = all && ok;
 		core_end();
 	}
@@ -733,11 +763,11 @@ int main(void)
 	ksft_test_result(test_unmap_without_clear(), "%s\n", "unmap_without_clear_violates");
 	ksft_test_result(test_clear_without_invlpg(), "%s\n", "clear_without_invlpg_violates");
 	ksft_test_result(test_refusals(), "%s\n", "refusals");
-	ksft_test_result(test_core_depth_overflow(), "%s\n", "core_depth_overflow_warns");
-	ksft_test_result(test_irq_at_every_point(), "%s\n", "irq_map_at_every_point");
-	ksft_test_result(test_irq_after_misuse(), "%s\n", "irq_after_misuse");
-	ksft_test_result(test_core_misuse(), "%s\n", "core_misuse_restores_state");
-	ksft_test_result(test_header_maps(), "%s\n", "header_maps_and_refusals");
+	ksft_test_result(on_both_paths(test_core_depth_overflow), "%s\n", "core_depth_overflow_warns");
+	ksft_test_result(on_both_paths(test_irq_at_every_point), "%s\n", "irq_map_at_every_point");
+	ksft_test_result(on_both_paths(test_irq_after_misuse), "%s\n", "irq_after_misuse");
+	ksft_test_result(on_both_paths(test_core_misuse), "%s\n", "core_misuse_restores_state");
+	ksft_test_result(on_both_paths(test_header_maps), "%s\n", "header_maps_and_refusals");
 	ksft_test_result(test_trace_decode(), "%s\n", "trace_decode");
 	ksft_test_result(test_trace_replay(), "%s\n", "trace_replay");
 	ksft_test_result(pvstub_create(&(struct pvstub_config){ .nr_vcpus = 0 }) == NULL,
