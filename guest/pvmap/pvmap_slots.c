@@ -16,6 +16,13 @@
  * and an entry is copied out before it is released. pvmap_irq_point()
  * marks every place an interrupt can land, for the user-space test that
  * lands one at each (tests/unit/test_stub.c); in the kernel it is empty.
+ *
+ * Two paths share that stack. The fast one, as kmap_local's, writes the
+ * native PTEs and nothing else; the slow one batches (a hypervisor, Xen
+ * PV), traces, checks each free slot's PTE, and handles every refusal and
+ * misuse. The static key pvmap_slots_slow (pvmap_internal.h) picks the
+ * slow one for all maps while anything needs it; the fast one hands it
+ * what it does not do itself.
  */
 
 #include <linux/bug.h>
