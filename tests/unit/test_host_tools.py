@@ -461,6 +461,29 @@ class BenchCells(unittest.TestCase):
         self.assertEqual(cells[("page", "pvmap", 1)]["runs"]["1"]["us_per_op"], 1.5)
 
 
+class BenchTimePerInstruction(unittest.TestCase):
+    """docs/bench.md's time-against-instructions table: per engine, the timed pass's overhead
+    per page over the instruction pass's, only where both passes of a kernel exist."""
+
+    def test_quotient_per_engine(self):
+        br = load_bench_report()
+        timed = bench_result(clock="tcg", **{"overhead/pvmap/1": ("overhead_us", 0.35),
+                                             "overhead/mainline_local/1": ("overhead_us", 0.46)})
+        exact = bench_result(**{"overhead/pvmap/1": ("overhead_us", 0.359),
+                                "overhead/mainline_local/1": ("overhead_us", 0.319)})
+        rows = br.time_per_instruction({"deb-686-pae": timed, "deb-686-pae-icount": exact})
+        self.assertIn("| deb-686-pae | pvmap | 350 | 359 | 0.97 |", rows)
+        self.assertIn("| deb-686-pae | mainline_local | 460 | 319 | 1.44 |", rows)
+
+    def test_nothing_without_both_passes(self):
+        br = load_bench_report()
+        exact = bench_result(**{"overhead/pvmap/1": ("overhead_us", 0.359)})
+        self.assertEqual(br.time_per_instruction({"deb-686-pae-icount": exact}), [])
+        # a "timed" pass that counted instructions is no timed pass
+        self.assertEqual(br.time_per_instruction({"deb-686-pae": exact,
+                                                  "deb-686-pae-icount": exact}), [])
+
+
 class RunGuestIcount(unittest.TestCase):
     """run-guest --icount: one vCPU (QEMU counts instructions on one TCG thread), no Xen or
     PV; refused before anything boots."""
