@@ -67,9 +67,7 @@ static __always_inline void pvmap_count(enum pvmap_counter c)
  * than the native PTE writes of a map and an unmap. A count of reasons,
  * each taken at load or when it starts and given back when it stops:
  * - a hypervisor backend (pvmap_pv.h) or Xen PV, which batch the updates;
- * - the trace event pvmap:pvmap_pte while tracefs has it on;
- * - the check_free_slots parameter (on in kernels with CONFIG_DEBUG_VM):
- *   each free slot's PTE checked before its use.
+ * - the trace event pvmap:pvmap_pte while tracefs has it on.
  * The counters are not a reason: the fast path counts too, while they run.
  */
 DECLARE_STATIC_KEY_FALSE(pvmap_slots_slow);

@@ -31,11 +31,6 @@ module_param(hygiene, bool, 0444);
 MODULE_PARM_DESC(hygiene,
 		 "x86_64: map through per-CPU slots with clear-on-unmap instead of one whole-aperture mapping (i386 always does)");
 
-static bool check_free_slots = IS_ENABLED(CONFIG_DEBUG_VM);
-module_param(check_free_slots, bool, 0444);
-MODULE_PARM_DESC(check_free_slots,
-		 "check each free atomic slot's PTE before its use, on the slow path (default: on in kernels with CONFIG_DEBUG_VM)");
-
 #ifdef CONFIG_64BIT
 /*
  * !hygiene, for the inline unmaps, which are not told the mapping; read-only
@@ -556,14 +551,10 @@ bool pvmap_windows_own(unsigned long va)
 EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_windows_own);
 
 /*
- * The load-time reasons for the slot core's slow path (pvmap_internal.h):
- * 0 to 3 of them, each given back at unload.
+ * The load-time reasons for the slot core's slow path (pvmap_internal.h),
+ * as counted at load: each given back at unload.
  */
-static unsigned int pvmap_slow_reasons(void)
-{
-	return pvmap_backend_active() + (IS_ENABLED(CONFIG_XEN_PV) && xen_pv_domain()) +
-	       check_free_slots;
-}
+static unsigned int pvmap_slow_reasons;
 
 int pvmap_io_mapping_init(void)
 {
@@ -584,7 +575,9 @@ int pvmap_io_mapping_init(void)
 				  PVMAP_POOL_WINDOWS * PVMAP_POOL_WINDOW_PAGES);
 	if (ret)
 		goto err_slots;
-	for (i = 0; i < pvmap_slow_reasons(); i++)
+	pvmap_slow_reasons = pvmap_backend_active() +
+			     (IS_ENABLED(CONFIG_XEN_PV) && xen_pv_domain());
+	for (i = 0; i < pvmap_slow_reasons; i++)
 		static_branch_inc(&pvmap_slots_slow);
 	return 0;
 
@@ -599,7 +592,7 @@ void pvmap_io_mapping_exit(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < pvmap_slow_reasons(); i++)
+	for (i = 0; i < pvmap_slow_reasons; i++)
 		static_branch_dec(&pvmap_slots_slow);
 	pvmap_window_destroy(&pvmap_pool.window);
 	pvmap_slots_exit();

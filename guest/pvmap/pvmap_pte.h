@@ -277,7 +277,8 @@ static __always_inline void pvmap_window_map_direct(struct pvmap_window *w, unsi
 	 * frame's address and the protection, less what this CPU lacks. The
 	 * next frame's PTE is a page on.
 	 */
-	pte = __pte(((pteval_t)pfn << PAGE_SHIFT) | (pgprot_val(prot) & __supported_pte_mask));
+	pte = __pte((((pteval_t)pfn << PAGE_SHIFT) & PTE_PFN_MASK) |
+		    (pgprot_val(prot) & __supported_pte_mask));
 	for (i = 0; i < npages; i++) {
 		pvmap_native_set_pte(ptep[i], pte);
 		pte = __pte(pte_val(pte) + PAGE_SIZE);
@@ -334,6 +335,18 @@ static __always_inline void pvmap_tlb_flush_local_all(struct pvmap_window *w, un
  * slot core's user-space test lands one. Inline, so that the slot core's
  * single-page map and unmap stay the straight-line code they were.
  */
+
+/* Whether the PTEs of slots @first.. of @w are all clear, as a free slot's are. */
+static __always_inline bool pvmap_window_clear_at(const struct pvmap_window *w,
+						  unsigned int first, unsigned int npages)
+{
+	unsigned int i;
+
+	for (i = 0; i < npages; i++)
+		if (!pvmap_pte_is_clear(w, first + i))
+			return false;
+	return true;
+}
 
 /**
  * pvmap_window_map() - map @npages frames from @pfn at slots @first.. of @w

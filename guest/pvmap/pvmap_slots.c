@@ -3,8 +3,8 @@
  * Per-CPU atomic slots: the core of pvmap's io_mapping, free of PCI and
  * character-device code. Each CPU owns a window of PVMAP_SLOTS_PER_CPU
  * pages used as a stack: a map takes npages slots from the top and writes
- * their PTEs in one batch; its unmap clears them, flushes each TLB entry on
- * this CPU, and pops. Preemption and page faults stay disabled from map to
+ * their PTEs; its unmap clears them, flushes each TLB entry on this CPU,
+ * and pops. Preemption and page faults stay disabled from map to
  * unmap, so the slots never leave the CPU and no other CPU can hold a TLB
  * entry for them: no shootdown is ever needed.
  *
@@ -17,12 +17,12 @@
  * marks every place an interrupt can land, for the user-space test that
  * lands one at each (tests/unit/test_stub.c); in the kernel it is empty.
  *
- * Two paths share that stack. The fast one, as kmap_local's, writes the
- * native PTEs and nothing else; the slow one batches (a hypervisor, Xen
- * PV), traces, checks each free slot's PTE, and handles every refusal and
- * misuse. The static key pvmap_slots_slow (pvmap_internal.h) picks the
- * slow one for all maps while anything needs it; the fast one hands it
- * what it does not do itself.
+ * Two paths share that stack. The fast one, as kmap_local's, checks that
+ * each free slot's PTE is clear and writes the native PTEs; the slow one
+ * also batches (a hypervisor, Xen PV) and traces, and handles every
+ * refusal and misuse. The static key pvmap_slots_slow (pvmap_internal.h)
+ * picks the slow one for all maps while anything needs it; the fast one
+ * hands it what it does not do itself.
  */
 
 #include <linux/bug.h>
@@ -129,9 +129,9 @@ static noinline void pvmap_misuse(void)
 
 /*
  * The slow path: everything a map needs beyond the native PTE writes, for
- * whenever the static key pvmap_slots_slow is on (see pvmap_slots_slow_init()),
- * and for what the fast path does not handle (an interrupt past the task's
- * limits, misuse). Called with preemption and page faults disabled; gives
+ * whenever the static key pvmap_slots_slow is on (pvmap_internal.h), and
+ * for what the fast path does not handle (an interrupt past the task's
+ * limits, misuse, a free slot found live). Called with preemption and page faults disabled; gives
  * them back when it refuses. Map @npages from @pfn into @s, this CPU's
  * slots; NULL after one WARN on misuse.
  */
@@ -151,7 +151,7 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 	pvmap_irq_point();
 	if (WARN(depth >= max_depth,
 		 "pvmap: atomic maps nested deeper than %u\n", max_depth) ||
-	    WARN(top > max_slots || npages > max_slots - top,
+	    WARN(!npages || top > max_slots || npages > max_slots - top,
 		 "pvmap: %u pages asked, %u atomic slots free on this CPU\n",
 		 npages, top > max_slots ? 0 : max_slots - top))
 		goto refuse;
@@ -224,11 +224,11 @@ static noinline void pvmap_slots_count_fast(unsigned int npages, bool unmap)
 
 /*
  * Map @npages from @pfn into this CPU's slots; NULL after one WARN on
- * misuse. The fast path, as kmap_local's: reserve, write the PTEs, return.
- * No batch (natively a lazy-MMU section changes nothing), no trace, no
- * free-slot check; within the task's limits only, so that an interrupt
- * past them, and every refusal, is the slow path's. Inline in both entries,
- * so that the single-page one has no loop.
+ * misuse. The fast path, as kmap_local's: check the free slots' PTEs are
+ * clear, reserve, write the PTEs, return. No batch (natively a lazy-MMU
+ * section changes nothing), no trace; within the task's limits only, so
+ * that an interrupt past them, and every refusal, is the slow path's.
+ * Inline in both entries, so that the single-page one has no loop.
  */
 static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npages,
 						      pgprot_t prot)
@@ -246,8 +246,10 @@ static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npag
 	depth = READ_ONCE(s->depth);
 	top = READ_ONCE(s->top);
 	pvmap_irq_point();
-	if (unlikely(depth >= PVMAP_MAX_DEPTH || top >= PVMAP_SLOTS_PER_CPU ||
-		     npages > PVMAP_SLOTS_PER_CPU - top))
+	/* top first: past the task's slots, PVMAP_SLOTS_PER_CPU - top would wrap */
+	if (unlikely(depth >= PVMAP_MAX_DEPTH || top >= PVMAP_SLOTS_PER_CPU || !npages ||
+		     npages > PVMAP_SLOTS_PER_CPU - top ||
+		     !pvmap_window_clear_at(&s->window, top, npages)))
 		return pvmap_slots_push_slow(s, pfn, npages, prot);
 	/* Reserved, then filled, as in the slow path. */
 	WRITE_ONCE(s->depth, depth + 1);

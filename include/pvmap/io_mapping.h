@@ -240,7 +240,8 @@ static inline void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr)
  * @npages: number of pages, 1 to PVMAP_SLOTS_PER_CPU
  *
  * Like pvmap_io_mapping_map_atomic_wc(), for @npages pages at one
- * contiguous virtual range, set up as one lazy-MMU batch.
+ * contiguous virtual range, its PTEs written as one batch where a
+ * hypervisor batches them.
  *
  * Context: as pvmap_io_mapping_map_atomic_wc().
  * Return: the address of @offset, or NULL (with one WARN) on misuse or

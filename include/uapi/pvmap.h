@@ -88,9 +88,9 @@ struct pvmap_rw {
  * @pte_writes: PTEs written, sets and clears
  * @local_flushes: TLB entries invalidated on the local CPU only
  * @remote_flushes: TLB entries invalidated on every CPU (pooled sleepable maps)
- * @batches: batches of PTE updates, one per atomic map and unmap in task
- *	context (and per sleepable map and unmap): each one hypercall batch
- *	through a hypervisor, a lazy-MMU section under Xen PV
+ * @batches: batches of PTE updates, one per map and unmap (natively, only
+ *	those made in task context): each one hypercall batch through a
+ *	hypervisor, a lazy-MMU section under Xen PV
  * @slow_path: PWRITE/PREAD chunks that faulted and took the sleepable path
  * @misuse: API calls refused with a WARN
  * @nr_cpus: entries of @live_slots in use

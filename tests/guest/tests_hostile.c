@@ -100,19 +100,14 @@ PVMAP_TEST(device_permissions)
 
 /*
  * pvmap.ko has no way to leave a stale mapping behind: its parameters are
- * hygiene (x86_64: slots instead of one whole mapping), pv (PTE updates
- * through the hypervisor channel) and check_free_slots (each free slot's
- * PTE checked before its use), nothing that skips clear-on-unmap. The
- * demonstration of the hazard lives in pvmap_test.ko.
+ * hygiene (x86_64: slots instead of one whole mapping) and pv (PTE updates
+ * through the hypervisor channel), nothing that skips clear-on-unmap. The demonstration of the hazard lives in
+ * pvmap_test.ko.
  */
 PVMAP_TEST(no_stale_mapping_parameter)
 {
-	/*
-	 * hygiene, pv and check_free_slots make it stricter; the others only say
-	 * which driver binds a display
-	 */
-	static const char *const allowed[] = { "hygiene", "pv", "check_free_slots",
-						"stdvga_aperture", "qxl_aperture" };
+	/* hygiene and pv make it stricter; the others only say which driver binds a display */
+	static const char *const allowed[] = { "hygiene", "pv", "stdvga_aperture", "qxl_aperture" };
 	struct dirent *de;
 	int bad = 0, n = 0;
 	DIR *dir;

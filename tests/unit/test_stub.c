@@ -16,6 +16,7 @@
 
 #include <kselftest.h>
 #include "pvmap_internal.h"
+#include "pvmap_pte.h"
 #include "pvmap_pte_stub.h"
 #include "pvstub_trace.h"
 
@@ -753,17 +754,115 @@ static int test_header_maps(void)
 	return ok;
 }
 
+/*
+ * The limits each path must hand to the slow one, which refuses with one
+ * WARN and changes nothing: a task past its 64 slots (60 held, 5 asked);
+ * an interrupt past the window's 80 (the task holding 64, the interrupt 1
+ * and then 16 more: the fast check must not wrap once top passes 64); no
+ * pages; and a free slot whose PTE is live (a bug elsewhere), never used.
+ */
+static int test_core_limits(void)
+{
+	struct pvmap_window *w;
+	unsigned int warnings;
+	void *task, *a, *b, *c;
+	bool ok;
+
+	if (!core_begin(true, false))
+		return 0;
+	warnings = pvmap_shim_warnings;
+	task = pvmap_slots_map(TASK_PFN, 60, __pgprot(PROT_WC));
+	ok = task && !pvmap_slots_map(IRQ_PFN, 5, __pgprot(PROT_WC)) &&
+	     pvmap_shim_warnings == warnings + 1 && pvmap_slots_live(0) == 60;
+	a = pvmap_slots_map(IRQ_PFN, 4, __pgprot(PROT_WC));
+	ok = ok && a && !wrong_frames(a, 4, IRQ_PFN) && pvmap_slots_live(0) == 64;
+	pvmap_shim_in_irq = true;
+	b = pvmap_slots_map(IRQ_PFN + 4, 1, __pgprot(PROT_WC));
+	c = pvmap_slots_map(IRQ_PFN + 5, 16, __pgprot(PROT_WC));
+	ok = ok && b && !c && pvmap_shim_warnings == warnings + 2 && pvmap_slots_live(0) == 65;
+	c = pvmap_slots_map(IRQ_PFN + 5, 15, __pgprot(PROT_WC));
+	ok = ok && c && !wrong_frames(c, 15, IRQ_PFN + 5) && pvmap_slots_live(0) == 80;
+	if (c)
+		pvmap_slots_unmap(c, 15);
+	if (b)
+		pvmap_slots_unmap(b, 1);
+	pvmap_shim_in_irq = false;
+	if (a)
+		pvmap_slots_unmap(a, 4);
+	if (task)
+		pvmap_slots_unmap(task, 60);
+	ok = ok && !pvmap_slots_map(TASK_PFN, 0, __pgprot(PROT_WC)) &&
+	     pvmap_shim_warnings == warnings + 3;
+	/* slot 0's PTE set behind the core's back: no map may take that slot */
+	w = (struct pvmap_window *)pvmap_slots_window(0);
+	pvmap_pte_set(w, 0, MISUSE_A, __pgprot(PROT_WC));
+	ok = ok && !pvmap_slots_map(TASK_PFN, 1, __pgprot(PROT_WC)) &&
+	     pvmap_shim_warnings == warnings + 4 && !pvmap_slots_live(0);
+	pvmap_pte_clear(w, 0);
+	pvmap_tlb_flush_local(w, 0);
+	ok = ok && !pvmap_shim_preempt_count[0] && !pvmap_shim_pagefault_disabled[0] &&
+	     !pvmap_slots_live(0) && !revoke_range(TASK_PFN, 60) && !revoke_range(IRQ_PFN, 20) &&
+	     !revoke_range(MISUSE_A, 1);
+	printf("# %s path: limits: %u WARNs (want 4), %u slots live after\n",
+	       fast_path ? "fast" : "slow", pvmap_shim_warnings - warnings, pvmap_slots_live(0));
+	core_end();
+	return ok;
+}
+
+/*
+ * The static key may turn while maps are live (tracing switched on, say):
+ * maps made on one path are unmapped on the other, in order and out of
+ * order, with nothing left live or stale.
+ */
+static int test_paths_switch(void)
+{
+	unsigned int warnings, stale;
+	uint64_t violations;
+	bool ok = true;
+
+	if (!core_begin(true, false))
+		return 0;
+	warnings = pvmap_shim_warnings;
+	for (unsigned int k = 0; k < 4; k++) {
+		void *a, *b;
+
+		pvmap_slots_slow.enabled = k & 1;
+		a = pvmap_slots_map(MISUSE_A, 1, __pgprot(PROT_WC));
+		b = pvmap_slots_map(MISUSE_B, 16, __pgprot(PROT_WC));
+		pvmap_slots_slow.enabled = !(k & 1);
+		ok = ok && a && b && !wrong_frames(a, 1, MISUSE_A) && !wrong_frames(b, 16, MISUSE_B);
+		if (k & 2) {	/* out of order: a released under b, popped with it */
+			pvmap_slots_unmap(a, 1);
+			pvmap_slots_slow.enabled = k & 1;
+			pvmap_slots_unmap(b, 16);
+		} else {
+			pvmap_slots_unmap(b, 16);
+			pvmap_slots_unmap(a, 1);
+		}
+	}
+	ok = ok && pvmap_shim_warnings == warnings + 2 &&
+	     core_at_rest(pvmap_shim_warnings, &stale, &violations) &&
+	     !revoke_range(MISUSE_A, 1) && !revoke_range(MISUSE_B, 16);
+	printf("# maps on one path, unmaps on the other: %u WARNs (want 2, the out of order "
+	       "unmaps), %u slots live after\n", pvmap_shim_warnings - warnings,
+	       pvmap_slots_live(0));
+	core_end();
+	return ok;
+}
+
 int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "hypervisor-stub");
-	ksft_set_plan(13);
+	ksft_set_plan(15);
 	ksft_test_result(test_pwrite_batched(), "%s\n", "pwrite_1mib_batched_2_per_16_pages");
 	ksft_test_result(test_pwrite_naive(), "%s\n", "pwrite_1mib_naive_3_per_page");
 	ksft_test_result(test_unmap_without_clear(), "%s\n", "unmap_without_clear_violates");
 	ksft_test_result(test_clear_without_invlpg(), "%s\n", "clear_without_invlpg_violates");
 	ksft_test_result(test_refusals(), "%s\n", "refusals");
 	ksft_test_result(on_both_paths(test_core_depth_overflow), "%s\n", "core_depth_overflow_warns");
+	ksft_test_result(on_both_paths(test_core_limits), "%s\n", "core_limits_refused");
+	ksft_test_result(test_paths_switch(), "%s\n", "paths_switch_between_map_and_unmap");
 	ksft_test_result(on_both_paths(test_irq_at_every_point), "%s\n", "irq_map_at_every_point");
 	ksft_test_result(on_both_paths(test_irq_after_misuse), "%s\n", "irq_after_misuse");
 	ksft_test_result(on_both_paths(test_core_misuse), "%s\n", "core_misuse_restores_state");
