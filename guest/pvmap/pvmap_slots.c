@@ -131,9 +131,9 @@ static noinline void pvmap_misuse(void)
  * The slow path: everything a map needs beyond the native PTE writes, for
  * whenever the static key pvmap_slots_slow is on (pvmap_internal.h), and
  * for what the fast path does not handle (an interrupt past the task's
- * limits, misuse, a free slot found live). Called with preemption and page faults disabled; gives
- * them back when it refuses. Map @npages from @pfn into @s, this CPU's
- * slots; NULL after one WARN on misuse.
+ * limits, misuse, a free slot found live). Called with preemption and page
+ * faults disabled; gives them back when it refuses. Map @npages from @pfn
+ * into @s, this CPU's slots; NULL after one WARN on misuse.
  */
 static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u64 pfn,
 						    unsigned int npages, pgprot_t prot)
