@@ -45,6 +45,9 @@ GUESTS = {
     # make check-full) and with docs/upstream/'s patch (make check, bench, demo)
     "i386-nohighmem-6.12-prod": ("i386-nohighmem-6.12-prod", []),
     "i386-nohighmem-6.12-fixed": ("i386-nohighmem-6.12-fixed", []),
+    # the same pair with PAE: what an old 686-pae config becomes since 6.15
+    "i386-nohighmem-pae-6.12-prod": ("i386-nohighmem-pae-6.12-prod", []),
+    "i386-nohighmem-pae-6.12-fixed": ("i386-nohighmem-pae-6.12-fixed", []),
     "i386-6.12": ("i386-6.12", []),
     "x86_64-6.12": ("x86_64-6.12", []),
     "deb-686-pae": ("deb-686-pae", []),
@@ -106,9 +109,11 @@ def kernel_dir(kernel):
 # make check boots these with the whole suite, within its budget (docs/testing.md):
 # Debian's production kernels, the project's i386 debug kernel on four vCPUs (the
 # microscope: lockdep, DEBUG_PAGEALLOC, kmemleak), 6.12 with the upstream
-# fix, PV through pvmap-hv on Debian's 686-pae, pvmap_drm.
+# fix (2-level, and 3-level with PAE), PV through pvmap-hv on Debian's 686-pae,
+# pvmap_drm.
 CHECK = ["i386-smp4", "deb-686-pae", "deb-amd64", "deb-amd64-hygiene",
-         "i386-nohighmem-6.12-fixed", "deb-686-pae-pv", "i386-drm"]
+         "i386-nohighmem-6.12-fixed", "i386-nohighmem-pae-6.12-fixed", "deb-686-pae-pv",
+         "i386-drm"]
 
 # make check-full adds these: the project's other kernels and variants
 CHECK_FULL = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
@@ -138,4 +143,4 @@ XEN_DOM0_TESTS = [
     "unbind_rebind",
 ]
 # and the upstream kmap_local bug on 6.12 as released (the expected failure)
-CHECK_FULL_UPSTREAM = ["i386-nohighmem-6.12-prod"]
+CHECK_FULL_UPSTREAM = ["i386-nohighmem-6.12-prod", "i386-nohighmem-pae-6.12-prod"]
