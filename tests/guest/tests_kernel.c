@@ -135,6 +135,53 @@ PVMAP_TEST(mainline_nohighmem_flushes)
 	return xfail("expected: the known upstream bug that docs/upstream/ fixes");
 }
 
+#define KMAP_LOCAL_KUNIT	"/sys/kernel/debug/kunit/kmap_local/results"
+#define KMAP_LOCAL_CASE		"kmap_local_unmap_flushes"
+
+/*
+ * docs/upstream/'s KUnit test, built into the 6.12 i386 kernels: it maps a
+ * page with kmap_local, unmaps it, and checks that the old address no longer
+ * translates and that the next map of the slot reaches its own page. It
+ * must pass with HIGHMEM or with docs/upstream/'s fix, and fail without
+ * either (XFAIL, as mainline_nohighmem_flushes); a pass there fails: upstream
+ * fixed it some other way. Kernels without the suite skip.
+ */
+PVMAP_TEST(kmap_local_kunit)
+{
+	char results[8192] = "", *line, *save;
+	struct pvmap_test_facilities fac;
+	int passed = -1;
+	bool highmem, fixed;
+
+	if (guest_read_file(KMAP_LOCAL_KUNIT, results, sizeof(results) - 1) <= 0)
+		return skip("no KUnit suite kmap_local in this kernel (" KMAP_LOCAL_KUNIT ")");
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
+		return -1;
+	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
+	fixed = guest_upstream_fixes();
+	for (line = strtok_r(results, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " \t");
+		if (strstr(line, "Expected") || strstr(line, "still translates") ||
+		    strstr(line, "reached the page") || strstr(line, "direct map"))
+			printf("# kunit: %s\n", line);
+		if (!strncmp(line, "not ok ", 7) && strstr(line, " " KMAP_LOCAL_CASE))
+			passed = 0;
+		else if (!strncmp(line, "ok ", 3) && strstr(line, " " KMAP_LOCAL_CASE))
+			passed = 1;
+	}
+	if (passed < 0)
+		return fail("no result for %s in " KMAP_LOCAL_KUNIT, KMAP_LOCAL_CASE);
+	printf("# kmap_local.%s: %s; HIGHMEM %s, %s\n", KMAP_LOCAL_CASE,
+	       passed ? "ok" : "not ok", highmem ? "on" : "off",
+	       fixed ? "docs/upstream/ applied" : "upstream as released");
+	if (highmem || fixed)
+		return passed ? 0 : fail("the KUnit test failed where kunmap_local() flushes");
+	if (passed)
+		return fail("the KUnit test passed without HIGHMEM, without docs/upstream/: "
+			    "upstream fixed it? then this expected failure must go");
+	return xfail("expected: the known upstream bug that docs/upstream/ fixes");
+}
+
 /* Where pvmap.ko's .data is (vmalloc space on i386), or 0. */
 static unsigned long pvmap_data_address(void)
 {

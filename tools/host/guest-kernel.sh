@@ -13,6 +13,11 @@
 #                           upstream as released (make bench, check-full)
 #   i386-nohighmem-6.12-fixed the same with docs/upstream/'s patches applied,
 #                           release suffix -pvmap-upstream (make check, bench, demo)
+#   i386-nohighmem-pae-6.12-prod, i386-nohighmem-pae-6.12-fixed
+#                           the same pair with PAE (3-level paging): what an old
+#                           686-pae config becomes since 6.15 (make check-full;
+#                           make check). The 6.12 i386 kernels have KUnit and
+#                           docs/upstream/'s KUnit test, fixed or not
 #   i386-6.12 x86_64-6.12   the same debug fragments on Debian's linux-source-6.12
 #   deb-686-pae deb-686 deb-amd64
 #                           Debian bookworm's own current linux-image and
@@ -164,9 +169,17 @@ unpack_source() {
 	fi
 }
 
-# The patches of docs/upstream/, in order; their diffs key the patched source.
+# The patches of docs/upstream/ a kernel named $name carries, in order: all
+# of them for the -fixed kernels; only the KUnit test's for the other 6.12
+# i386 kernels, which run it against the kernel as released (it must fail
+# there without HIGHMEM); none for the rest. Their diffs key the source.
 upstream_patches() {
-	ls "$here"/../../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-
+	local all
+	all=$(ls "$here"/../../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-)
+	case "$name" in
+	*-fixed) echo "$all" ;;
+	i386-6.12 | i386-nohighmem*-6.12-*) echo "$all" | grep -- '-KUnit-test-' ;;
+	esac
 }
 
 upstream_key() {
@@ -176,17 +189,19 @@ upstream_key() {
 	done | sha256sum | cut -c1-12
 }
 
-# patched_source: $src with docs/upstream/'s patches applied, in a copy of
-# hard links whose patched files are copies of their own; $src names it.
+# patched_source: $src with upstream_patches applied, in a copy of hard
+# links whose patched files are copies of their own; $src names it.
 patched_source() {
 	local dst=$src+upstream-$(upstream_key) p f
+	[ -n "$(upstream_patches)" ] || return 0
 	if [ ! -f "$dst/.pvmap-patched" ]; then
 		echo "guest-kernel.sh: applying docs/upstream/ to a copy of $src" >&2
 		rm -rf "$dst"
 		cp -al "$src" "$dst"
 		for p in $(upstream_patches); do
 			for f in $(sed -n 's|^+++ b/||p' "$p"); do
-				cp --remove-destination "$src/$f" "$dst/$f"
+				# a file the patch adds is not in $src
+				[ -e "$src/$f" ] && cp --remove-destination "$src/$f" "$dst/$f"
 			done
 			patch -d "$dst" -p1 --forward --quiet <"$p" ||
 				{ echo "guest-kernel.sh: $p does not apply to $src" >&2; exit 1; }
@@ -207,6 +222,7 @@ built_kernel() {
 	esac
 	frags=("$here/kconfig/common.config")
 	case "$name" in
+	i386-nohighmem-pae*) frags+=("$here/kconfig/i386-nohighmem-pae.config") ;;
 	i386-nohighmem*) frags+=("$here/kconfig/i386-nohighmem.config") ;;
 	*) frags+=("$here/kconfig/$arch.config") ;;
 	esac
@@ -220,18 +236,19 @@ built_kernel() {
 	case "$name" in
 	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
 	esac
-	# KUnit on the project's debug kernels (guest/tests/pvmap_kunit.ko)
+	# KUnit on the project's debug kernels (guest/tests/pvmap_kunit.ko), and
+	# on the 6.12 i386 kernels for docs/upstream/'s kmap_local test
 	case "$name" in
 	i386 | x86_64) frags+=("$here/kconfig/kunit.config") ;;
+	i386-6.12 | i386-nohighmem*-6.12-*)
+		frags+=("$here/kconfig/kunit.config" "$here/kconfig/kmap-local-kunit.config") ;;
 	esac
 	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/kconfig/6.12.config")
 
 	source_dir "$srcname"
 	srcver=${src##*/linux-}
 	key=$(cat "${frags[@]}" <(echo "$srcver $name recipe $RECIPE") | sha256sum | cut -c1-12)
-	case "$name" in
-	*-fixed) key=$(echo "$key $(upstream_key)" | sha256sum | cut -c1-12) ;;
-	esac
+	[ -n "$(upstream_patches)" ] && key=$(echo "$key $(upstream_key)" | sha256sum | cut -c1-12)
 	out=$cache/kernel/$name-$key
 
 	if [ -f "$out/.pvmap-built" ]; then
@@ -244,9 +261,7 @@ built_kernel() {
 		return
 	fi
 	unpack_source "$srcname"
-	case "$name" in
-	*-fixed) patched_source ;;
-	esac
+	patched_source
 
 	echo "guest-kernel.sh: building the $name kernel in $out (a few minutes)" >&2
 	rm -rf "$out"
