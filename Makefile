@@ -404,7 +404,7 @@ soak: deps host guests $(B)/x86_64/initramfs.cpio
 # Benchmarks on production kernels (the debug kernels are for the tests):
 # Debian's 686-pae and amd64 (hygiene=0 and 1) and production NOHIGHMEM
 # i386 kernels (Linux 6.12 as released, and with docs/upstream/'s fix, where
-# mainline's io_mapping flushes), 4 vCPUs each; every engine and workload, interleaved, 7 times,
+# mainline's io_mapping flushes, 2-level and with PAE), 4 vCPUs each; every engine and workload, interleaved, 7 times,
 # every pass's bytes checked by the host; then deb-686-pae against pvmap-hv,
 # pvmap natively and through the hypervisor side by side (pvtest.bench=pv).
 # BENCH_README=1 also rewrites the
@@ -414,15 +414,18 @@ BENCH_GUEST := tools/host/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0
 # counting instructions): the i386 production kernels the targets are
 # judged on, repeatable where TCG's times are not (docs/bench.md).
 BENCH_ICOUNT := --smp 1 --icount
-BENCH_CONFIGS := deb-686-pae i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed deb-amd64 \
-	deb-amd64-hygiene deb-686-pae-pv deb-686-pae-drm deb-686-pae-icount \
-	i386-nohighmem-6.12-fixed-icount deb-686-pae-drm-icount
+BENCH_CONFIGS := deb-686-pae i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed \
+	i386-nohighmem-pae-6.12-fixed deb-amd64 deb-amd64-hygiene deb-686-pae-pv deb-686-pae-drm \
+	deb-686-pae-icount i386-nohighmem-6.12-fixed-icount i386-nohighmem-pae-6.12-fixed-icount \
+	deb-686-pae-drm-icount
 
 bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 	@mkdir -p $(B)/bench
 	$(BENCH_GUEST) --guest deb-686-pae --log $(B)/bench/deb-686-pae.log
 	$(BENCH_GUEST) --guest i386-nohighmem-6.12-prod --log $(B)/bench/i386-nohighmem-6.12-prod.log
 	$(BENCH_GUEST) --guest i386-nohighmem-6.12-fixed --log $(B)/bench/i386-nohighmem-6.12-fixed.log
+	$(BENCH_GUEST) --guest i386-nohighmem-pae-6.12-fixed \
+		--log $(B)/bench/i386-nohighmem-pae-6.12-fixed.log
 	$(BENCH_GUEST) --guest deb-amd64 --log $(B)/bench/deb-amd64.log
 	$(BENCH_GUEST) --guest deb-amd64-hygiene --log $(B)/bench/deb-amd64-hygiene.log
 	$(BENCH_GUEST) --guest deb-686-pae --pv --name deb-686-pae-pv --append pvtest.bench=pv \
@@ -433,6 +436,9 @@ bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 		--log $(B)/bench/deb-686-pae-icount.log
 	$(BENCH_GUEST) $(BENCH_ICOUNT) --guest i386-nohighmem-6.12-fixed \
 		--name i386-nohighmem-6.12-fixed-icount --log $(B)/bench/i386-nohighmem-6.12-fixed-icount.log
+	$(BENCH_GUEST) $(BENCH_ICOUNT) --guest i386-nohighmem-pae-6.12-fixed \
+		--name i386-nohighmem-pae-6.12-fixed-icount \
+		--log $(B)/bench/i386-nohighmem-pae-6.12-fixed-icount.log
 	$(BENCH_GUEST) $(BENCH_ICOUNT) --guest deb-686-pae --name deb-686-pae-drm-icount \
 		--drm-vga-mb 512 --append pvtest.bench=drm --log $(B)/bench/deb-686-pae-drm-icount.log
 	tools/host/bench-report $(if $(BENCH_README),--readme docs/benchmarks.md) $(B)/bench \
