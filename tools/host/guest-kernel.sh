@@ -178,7 +178,9 @@ upstream_patches() {
 	all=$(ls "$here"/../../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-)
 	case "$name" in
 	*-fixed) echo "$all" ;;
-	i386-6.12 | i386-nohighmem*-6.12-*) echo "$all" | grep -- '-KUnit-test-' ;;
+	i386-6.12 | i386-nohighmem*-6.12-*)
+		# shellcheck disable=SC2086 # one path per word
+		grep -l '^+++ b/mm/tests/kmap_local_kunit\.c' $all ;;
 	esac
 }
 
@@ -200,8 +202,11 @@ patched_source() {
 		cp -al "$src" "$dst"
 		for p in $(upstream_patches); do
 			for f in $(sed -n 's|^+++ b/||p' "$p"); do
-				# a file the patch adds is not in $src
-				[ -e "$src/$f" ] && cp --remove-destination "$src/$f" "$dst/$f"
+				# a file the patch adds is not in $src; one an earlier
+				# patch changed is already a copy of its own
+				if [ -e "$src/$f" ] && [ "$(stat -c %h "$dst/$f")" -gt 1 ]; then
+					cp --remove-destination "$src/$f" "$dst/$f"
+				fi
 			done
 			patch -d "$dst" -p1 --forward --quiet <"$p" ||
 				{ echo "guest-kernel.sh: $p does not apply to $src" >&2; exit 1; }
