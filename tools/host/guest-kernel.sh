@@ -16,8 +16,8 @@
 #   i386-nohighmem-pae-6.12-prod, i386-nohighmem-pae-6.12-fixed
 #                           the same pair with PAE (3-level paging): what an old
 #                           686-pae config becomes since 6.15 (make check-full;
-#                           make check). The 6.12 i386 kernels have KUnit and
-#                           docs/upstream/'s KUnit test, fixed or not
+#                           make check). The i386 kernels and x86_64 have KUnit
+#                           and docs/upstream/'s KUnit test, fixed or not
 #   i386-6.12 x86_64-6.12   the same debug fragments on Debian's linux-source-6.12
 #   deb-686-pae deb-686 deb-amd64
 #                           Debian bookworm's own current linux-image and
@@ -170,15 +170,17 @@ unpack_source() {
 }
 
 # The patches of docs/upstream/ a kernel named $name carries, in order: all
-# of them for the -fixed kernels; only the KUnit test's for the other 6.12
-# i386 kernels, which run it against the kernel as released (it must fail
-# there without HIGHMEM); none for the rest. Their diffs key the source.
+# of them for the -fixed kernels; only the KUnit test's for the other
+# kernels with its suite, which run it against the kernel as released (it
+# must pass with HIGHMEM, fail without: i386 NOHIGHMEM, and x86_64's debug
+# kernel, where DEBUG_KMAP_LOCAL_FORCE_MAP maps every page in a slot);
+# none for the rest. Their diffs key the source.
 upstream_patches() {
 	local all
 	all=$(ls "$here"/../../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-)
 	case "$name" in
 	*-fixed) echo "$all" ;;
-	i386-6.12 | i386-nohighmem*-6.12-*)
+	i386 | x86_64 | i386-6.12 | i386-nohighmem*-6.12-*)
 		# shellcheck disable=SC2086 # one path per word
 		grep -l '^+++ b/mm/tests/kmap_local_kunit\.c' $all ;;
 	esac
@@ -242,10 +244,9 @@ built_kernel() {
 	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
 	esac
 	# KUnit on the project's debug kernels (guest/tests/pvmap_kunit.ko), and
-	# on the 6.12 i386 kernels for docs/upstream/'s kmap_local test
+	# docs/upstream/'s kmap_local test on those that carry it
 	case "$name" in
-	i386 | x86_64) frags+=("$here/kconfig/kunit.config") ;;
-	i386-6.12 | i386-nohighmem*-6.12-*)
+	i386 | x86_64 | i386-6.12 | i386-nohighmem*-6.12-*)
 		frags+=("$here/kconfig/kunit.config" "$here/kconfig/kmap-local-kunit.config") ;;
 	esac
 	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/kconfig/6.12.config")

@@ -33,8 +33,10 @@ GUESTS = {
     # four vCPUs, more than this 2-core host has: interrupt floors per host core.
     # acpi=noirq: PCI interrupts routed by the PIRQ table, not ACPI's AML, which
     # this debug kernel interprets for 3-4 s (all vCPUs stalled) each time qxl's
-    # interrupt link is enabled, at boot and at every rebind (docs/testing.md)
-    "i386-smp4": ("i386", ["--smp", "4", "--append", "acpi=noirq"]),
+    # interrupt link is enabled, at boot and at every rebind (docs/testing.md).
+    # highmem=64M: the top 64 MiB of its memory is highmem, which kmap_local
+    # maps in slots (kmap_local_kunit runs both its halves here)
+    "i386-smp4": ("i386", ["--smp", "4", "--append", "acpi=noirq", "--append", "highmem=64M"]),
     "x86_64": ("x86_64", []),
     # x86_64 with the slot engine instead of the whole-aperture mapping
     "x86_64-hygiene": ("x86_64", ["--modparams", "hygiene=1"]),
@@ -48,7 +50,7 @@ GUESTS = {
     # the same pair with PAE: what an old 686-pae config becomes since 6.15
     "i386-nohighmem-pae-6.12-prod": ("i386-nohighmem-pae-6.12-prod", []),
     "i386-nohighmem-pae-6.12-fixed": ("i386-nohighmem-pae-6.12-fixed", []),
-    "i386-6.12": ("i386-6.12", []),
+    "i386-6.12": ("i386-6.12", ["--append", "highmem=64M"]),
     "x86_64-6.12": ("x86_64-6.12", []),
     "deb-686-pae": ("deb-686-pae", []),
     "deb-686": ("deb-686", []),
