@@ -156,8 +156,8 @@ PVMAP_TEST(mainline_nohighmem_flushes)
 #define KMAP_LOCAL_CASE		"kmap_local_unmap_flushes"
 
 /*
- * docs/upstream/'s KUnit test, built into the project's i386 debug kernels
- * (6.1, 6.12), its 6.12 NOHIGHMEM kernels and the 6.1 x86_64 debug kernel
+ * docs/upstream/'s KUnit test, built into the project's HIGHMEM64G debug
+ * kernels (i386, i386-6.12), its 6.12 NOHIGHMEM kernels and the 6.1 x86_64 debug kernel
  * (tools/host/guest-kernel.sh): it maps a page with kmap_local, unmaps it, and
  * checks that the old address no longer translates and that the next map
  * reads its own page, through __kmap_local_pfn_prot() always and through
@@ -173,8 +173,10 @@ PVMAP_TEST(kmap_local_kunit)
 	char results[8192] = "", meminfo[4096] = "", *line, *save, *at;
 	bool highmem, fixed, page_slot = false, known = false, other = false;
 	struct pvmap_test_facilities fac;
+	const size_t suffix = strlen("ok 1 " KMAP_LOCAL_SUITE);
 	unsigned long high_kb = 0;
 	int passed = -1;
+	size_t len;
 
 	if (guest_read_file(KMAP_LOCAL_KUNIT, results, sizeof(results) - 1) <= 0)
 		return skip("no KUnit suite kmap_local in this kernel (" KMAP_LOCAL_KUNIT ")");
@@ -198,17 +200,17 @@ PVMAP_TEST(kmap_local_kunit)
 		else if (strstr(line, "Expected ") || strstr(line, "ASSERTION FAILED"))
 			other = true;
 		/*
-		 * The case's result, or the suite's (it has this case alone),
-		 * where a line ends: 6.1 keeps a case's log in 512 bytes, and one
-		 * a failure filled runs into the suite's result line.
+		 * The suite's result (it has this case alone), which debugfs
+		 * writes last and whole, though not always on a line of its own:
+		 * 6.1 keeps a case's log in 512 bytes, and one that a failure
+		 * filled runs into it ("    not onot ok 1 kmap_local"). What a
+		 * full log lost is not seen above: a failure of the
+		 * kmap_local_page() pair after the pfn pair's cannot count as
+		 * "other" there (on 6.12 the log has no limit).
 		 */
-		at = strstr(line, "ok 1 " KMAP_LOCAL_SUITE);
-		if (at && (!strcmp(at + 5, KMAP_LOCAL_SUITE) || !strcmp(at + 5, KMAP_LOCAL_CASE))) {
-			if (at - line >= 4 && !strncmp(at - 4, "not ", 4))
-				passed = 0;
-			else if (passed < 0)
-				passed = 1;
-		}
+		len = strlen(line);
+		if (len >= suffix && !strcmp(line + len - suffix, "ok 1 " KMAP_LOCAL_SUITE))
+			passed = !(len >= suffix + 4 && !strncmp(line + len - suffix - 4, "not ", 4));
 	}
 	if (passed < 0)
 		return fail("no result for %s in " KMAP_LOCAL_KUNIT, KMAP_LOCAL_CASE);

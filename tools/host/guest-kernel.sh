@@ -16,8 +16,8 @@
 #   i386-nohighmem-pae-6.12-prod, i386-nohighmem-pae-6.12-fixed
 #                           the same pair with PAE (3-level paging): what an old
 #                           686-pae config becomes since 6.15 (make check-full;
-#                           make check). The i386 kernels and x86_64 have KUnit
-#                           and docs/upstream/'s KUnit test, fixed or not
+#                           make check). These, i386, i386-6.12 and x86_64 have
+#                           KUnit and docs/upstream/'s KUnit test, fixed or not
 #   i386-6.12 x86_64-6.12   the same debug fragments on Debian's linux-source-6.12
 #   deb-686-pae deb-686 deb-amd64
 #                           Debian bookworm's own current linux-image and
