@@ -243,12 +243,11 @@ built_kernel() {
 	case "$name" in
 	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
 	esac
-	# KUnit on the project's debug kernels (guest/tests/pvmap_kunit.ko), and
-	# docs/upstream/'s kmap_local test on those that carry it
-	case "$name" in
-	i386 | x86_64 | i386-6.12 | i386-nohighmem*-6.12-*)
-		frags+=("$here/kconfig/kunit.config" "$here/kconfig/kmap-local-kunit.config") ;;
-	esac
+	# KUnit, for the project's debug kernels' guest/tests/pvmap_kunit.ko and for
+	# docs/upstream/'s kmap_local test: every kernel upstream_patches gives
+	# that test to (the kernels with any patch of the series)
+	[ -n "$(upstream_patches)" ] &&
+		frags+=("$here/kconfig/kunit.config" "$here/kconfig/kmap-local-kunit.config")
 	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/kconfig/6.12.config")
 
 	source_dir "$srcname"
