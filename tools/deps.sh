@@ -25,6 +25,10 @@ packages=(
 	# pvmap-drmfps, the guests' libdrm client (static: -dev ships libdrm.a),
 	# for gcc and gcc -m32; Multi-Arch: same, so both install side by side
 	libdrm-dev libdrm-dev:i386
+	# libdrm-dev:i386's libpciaccess0:i386 needs it. Named, so that apt pairs
+	# it with the host's zlib1g even when the mirror's i386 security list is
+	# missing (apt's resolver gives up on the unnamed dependency then).
+	zlib1g:i386
 )
 
 # Debian's own i386 kernels are fetched (not installed) by guest-kernel.sh:
@@ -57,7 +61,11 @@ if [ "$need_i386" -ne 0 ]; then
 	echo "deps.sh: adding the i386 architecture (for Debian's 686 kernels)"
 	dpkg --add-architecture i386
 fi
-apt-get update -qq
+# A mirror caught mid-sync fails one index (seen: bookworm-security's i386
+# Packages.xz of the wrong size) and apt-get update exits 100, though every
+# other list is fresh. Go on: the install below fails by itself if what it
+# needs is not there.
+apt-get update -qq || echo "deps.sh: apt-get update reported errors (above); trying the install anyway" >&2
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "deps.sh: installing ${missing[*]}"
 $cmd
