@@ -45,37 +45,20 @@ result() {
 }
 
 # --- 1. docs/install.md's commands in a Debian root ------------------------------------
-# "URI SUITE" of each bookworm archive this host's apt uses.
-apt_sources() {
-	apt-get indextargets --format '$(REPO_URI) $(RELEASE)' | sort -u |
-		awk '$2 ~ /^bookworm(-updates|-security)?$/'
-}
-# The root's programs are i386. A host kernel without IA32 emulation (this
-# project's 6.18 CI host) runs them through qemu-i386-static, registered
-# with binfmt_misc the way qemu's scripts/qemu-binfmt-conf.sh does, with
-# F (the interpreter opened now, so it works inside the chroot too).
-i386_runs() {
-	printf 'int main(void) { return 0; }\n' |
-		gcc -m32 -static -x c - -o "$work/true32" 2>/dev/null && "$work/true32" 2>/dev/null
-}
-if ! i386_runs; then
-	echo "# this kernel does not run i386 programs: registering qemu-i386-static with binfmt_misc"
-	bm=/proc/sys/fs/binfmt_misc
-	mountpoint -q "$bm" || mount -t binfmt_misc binfmt_misc "$bm"
-	[ -e "$bm/qemu-i386" ] || printf '%s' ':qemu-i386:M::\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00:\xff\xff\xff\xff\xff\xfe\xfe\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-i386-static:F' >"$bm/register"
-	if ! i386_runs; then
-		echo "# cannot run i386 programs, not even through qemu-i386-static"
-		echo "not ok 1 apt_install_builds_and_installs"
-		echo "# Totals: pass:0 fail:1 skip:0 total:3"
-		exit 1
-	fi
+# shellcheck source=debian-root.sh
+. "$top/tools/host/debian-root.sh"
+if ! debian_root_i386_runs "$work"; then
+	echo "# cannot run i386 programs, not even through qemu-i386-static"
+	echo "not ok 1 apt_install_builds_and_installs"
+	echo "# Totals: pass:0 fail:1 skip:0 total:3"
+	exit 1
 fi
 base=$cache/debootstrap-bookworm-i386
 if [ ! -f "$base/.pvmap-built" ]; then
 	echo "# debootstrap of bookworm i386 into $base (once)"
 	rm -rf "$base"
 	debootstrap --arch=i386 --variant=minbase bookworm "$base" \
-		"$(apt_sources | awk '$2 == "bookworm" { print $1; exit }')" \
+		"$(debian_apt_sources | awk '$2 == "bookworm" { print $1; exit }')" \
 		>"$work/debootstrap.log" 2>&1 || {
 		tail -n 5 "$work/debootstrap.log" | sed 's/^/# /'
 		echo "not ok 1 apt_install_builds_and_installs"
@@ -87,7 +70,7 @@ fi
 cp -a "$base" "$root"
 # The host's own archives (bookworm, -updates, -security: Debian's current
 # kernels are in bookworm-security), as a Debian guest would have them.
-apt_sources | sed 's/^/deb /; s/$/ main/' >"$root/etc/apt/sources.list"
+debian_apt_sources | sed 's/^/deb /; s/$/ main/' >"$root/etc/apt/sources.list"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 for m in proc sys dev dev/pts; do mount --bind "/$m" "$root/$m"; done
 # The guest's uname, so that $(uname -r) and dkms see the kernel it runs.
