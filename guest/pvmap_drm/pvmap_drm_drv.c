@@ -430,6 +430,26 @@ static const struct drm_ioctl_desc pvmap_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(PVMAP_DRM_BO_INFO, pvmap_drm_bo_info_ioctl, DRM_RENDER_ALLOW),
 };
 
+/*
+ * A file closed after the unplug: drm_file_free() has released its
+ * framebuffers unless the kernel carries the stable backport of 6bee098b9141
+ * ("drm: Fix use-after-free on framebuffers and property blobs when calling
+ * drm_dev_unplug", in Debian's 6.1.170, reverted upstream by 45ebe43ea00d),
+ * which skips drm_fb_release() once the device is unplugged: the last
+ * drm_dev_put() then WARNs of a leaked framebuffer and frees it through the
+ * freed file. Release what is left here, where the file is private still;
+ * elsewhere the list is empty and this does nothing.
+ */
+static void pvmap_drm_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct drm_framebuffer *fb, *tmp;
+
+	list_for_each_entry_safe(fb, tmp, &file->fbs, filp_head) {
+		list_del_init(&fb->filp_head);
+		drm_framebuffer_remove(fb);
+	}
+}
+
 static const struct drm_driver pvmap_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_MODESET | DRIVER_ATOMIC,
 	.fops = &pvmap_drm_fops,
@@ -439,6 +459,7 @@ static const struct drm_driver pvmap_drm_driver = {
 	.major = 1,
 	.minor = 0,
 	.dumb_create = pvmap_drm_dumb_create,
+	.postclose = pvmap_drm_postclose,
 	.ioctls = pvmap_drm_ioctls,
 	.num_ioctls = ARRAY_SIZE(pvmap_drm_ioctls),
 };
@@ -516,11 +537,18 @@ static void pvmap_drm_shutdown(struct pci_dev *pdev)
 	drm_atomic_helper_shutdown(&pd->drm);
 }
 
+/*
+ * QEMU's secondary-vga only: a std-VGA of class "display, other", which no
+ * firmware console or boot display uses. The VM's VGA (class VGA) stays with
+ * its own driver (bochs), and no MODULE_DEVICE_TABLE: udev would load
+ * pvmap_drm at boot to race bochs for the secondary-vga too. Loading it is
+ * the administrator's choice (docs/install.md: "softdep bochs pre: pvmap_drm").
+ */
 static const struct pci_device_id pvmap_drm_pci_ids[] = {
-	{ PCI_DEVICE(0x1234, 0x1111) },	/* QEMU std-VGA, secondary-vga */
+	{ PCI_DEVICE(0x1234, 0x1111), .class = PCI_CLASS_DISPLAY_OTHER << 8,
+	  .class_mask = 0xffff00 },
 	{ }
 };
-MODULE_DEVICE_TABLE(pci, pvmap_drm_pci_ids);
 
 static struct pci_driver pvmap_drm_pci_driver = {
 	.name = PVMAP_DRM_NAME,
