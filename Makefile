@@ -42,7 +42,7 @@ DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h \
 	include/uapi/pvmap_test.h
 
-.PHONY: all help deps guest-kernels modules guests host lint unit check check-build check-full demo \
+.PHONY: all help deps guest-kernels modules guests host lint unit check check-build check-full demo vm vm-check \
 	bench catalog \
 	soak fuzz \
 	clean clean-cache FORCE
@@ -52,7 +52,9 @@ all: host guests
 help:
 	@echo "make demo           boot the i386 guest and show the aperture problem pvmap solves"
 	@echo "make check          static checks, unit tests, every guest of the kernel matrix; ends 'N passed, N failed'"
-	@echo "make check-full     make check, then docs/install.md's DKMS install steps in a Debian root (~10 min)"
+	@echo "make check-full     make check, then what needs more time or Debian's archive (make vm-check too)"
+	@echo "make vm             the Debian bookworm i386 and amd64 VM images (cached)"
+	@echo "make vm-check       pvmap installed with apt in those VMs, booted from their disks: autoload, KMS, Xorg, weston"
 	@echo "make soak           mixed load, 100k fuzzed ioctls, repeated hot-unplug (SOAK_SECONDS=120)"
 	@echo "make bench          benchmarks on production kernels, bytes verified: table, JSON, plot, targets"
 	@echo "make guest-kernels  build, fetch or find cached every guest kernel ($(words $(KERNELS)))"
@@ -378,6 +380,15 @@ check-full: check-build
 	@$(MAKE) --no-print-directory -j$(NPROC) $(ALL_KERNELS:%=$(B)/%/initramfs.cpio)
 	@tests/check --full
 
+# Debian VMs booted from their own disks, pvmap installed in them with apt
+# (docs/install.md; tools/host/vm-check says what each test runs)
+vm: deps
+	@for a in i386 amd64; do tools/host/vm-image.sh $$a | tail -n 1 || exit 1; done
+
+vm-check: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) deb host $(B)/i386/pvmapctl $(B)/x86_64/pvmapctl
+	@tools/host/vm-check
+
 # The second guest: the real hazard, in mainline's own io_mapping on a
 # kernel without HIGHMEM, beside pvmap on the same kernel; the third: the
 # same on a kernel with docs/upstream/'s fix, where mainline's write faults.
@@ -446,23 +457,31 @@ bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench.md && cp $(B)/bench/bench.png docs/bench.png)
 
 # --- the DKMS package, for Debian guests (docs/install.md) ----------------------
-# /usr/src/pvmap-<version>/: the directory guest/pvmap/ (its Kbuild and
-# sources), and a copy of what its include links to. tools/host/dkms-check.sh
-# builds it.
+# /usr/src/pvmap-<version>/: guest/'s Kbuild with its pvmap/ and pvmap_drm/
+# (not tests/), and a copy of include/, which each module's include link
+# points to. tools/host/dkms-check.sh builds it; make vm-check installs it.
 DEB := $(B)/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb
 DEB_ROOT := $(B)/deb/root
-DEB_SRC := guest/pvmap/Kbuild $(wildcard guest/pvmap/*.[ch])
+DEB_SRC_PVMAP := guest/pvmap/Kbuild $(wildcard guest/pvmap/*.[ch])
+# pvmap_drm_engines.c is the bench's (CONFIG_PVMAP_TEST_HOOKS): not shipped
+DEB_SRC_DRM := guest/pvmap_drm/Kbuild \
+	$(filter-out %/pvmap_drm_engines.c,$(wildcard guest/pvmap_drm/*.[ch]))
 DEB_INC := $(wildcard include/pvmap/*.h include/uapi/*.h)
 DEB_SED := sed -e 's/@PVMAP_VERSION@/$(PVMAP_VERSION)/'
 
 .PHONY: deb
 deb: $(DEB)
 
-$(DEB): packaging/dkms/dkms.conf $(wildcard packaging/deb/*) $(DEB_SRC) $(DEB_INC)
+$(DEB): packaging/dkms/dkms.conf $(wildcard packaging/deb/*) guest/Kbuild $(DEB_SRC_PVMAP) \
+		$(DEB_SRC_DRM) $(DEB_INC)
 	@rm -rf $(B)/deb
 	@src=$(DEB_ROOT)/usr/src/pvmap-$(PVMAP_VERSION) && \
-		install -d $$src/include/pvmap $$src/include/uapi $(DEB_ROOT)/DEBIAN && \
-		install -m 0644 $(DEB_SRC) $$src/ && \
+		install -d $$src/pvmap $$src/pvmap_drm $$src/include/pvmap $$src/include/uapi \
+			$(DEB_ROOT)/DEBIAN && \
+		install -m 0644 guest/Kbuild $$src/ && \
+		install -m 0644 $(DEB_SRC_PVMAP) $$src/pvmap/ && \
+		install -m 0644 $(DEB_SRC_DRM) $$src/pvmap_drm/ && \
+		ln -s ../include $$src/pvmap/include && ln -s ../include $$src/pvmap_drm/include && \
 		install -m 0644 $(filter include/pvmap/%,$(DEB_INC)) $$src/include/pvmap/ && \
 		install -m 0644 $(filter include/uapi/%,$(DEB_INC)) $$src/include/uapi/ && \
 		$(DEB_SED) packaging/dkms/dkms.conf >$$src/dkms.conf

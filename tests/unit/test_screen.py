@@ -168,6 +168,57 @@ def smpte_reference(width, height):
     return screen.Image(width, height, bytes(out))
 
 
+class ScreenXWD(unittest.TestCase):
+    """The X Window Dumps make vm-check compares with screendumps (xwd -root,
+    and the image xwud shows), and the PNGs it keeps."""
+
+    def image(self, w=7, h=3):
+        rnd = random.Random(7)
+        return screen.Image(w, h, bytes(rnd.randrange(256) for _ in range(w * h * 3)))
+
+    def test_round_trip(self):
+        im = self.image()
+        self.assertEqual(screen.read_xwd(screen.xwd_bytes(im)), im)
+
+    def test_msb_first_and_padded_lines(self):
+        # what an X server on a big-endian client's request, or a padded line, looks like
+        im = self.image(3, 2)
+        hdr = struct.pack(">25I", 104, 7, 2, 24, 3, 2, 0, 1, 32, 1, 32, 32, 16, 4,
+                          0xff0000, 0xff00, 0xff, 8, 256, 0, 3, 2, 0, 0, 0) + b"xwd\0"
+        rows = b""
+        for y in range(2):
+            for x in range(3):
+                r, g, b = screen.pixel(im, x, y)
+                rows += bytes((0, r, g, b))
+            rows += b"\xee" * 4
+        self.assertEqual(screen.read_xwd(hdr + rows), im)
+
+    def test_one_pixel_off_is_seen(self):
+        im = self.image()
+        data = bytearray(screen.xwd_bytes(im))
+        data[-1] ^= 0x01  # the last pixel's padding byte: no difference
+        data[-2] ^= 0x01  # its red
+        got = screen.read_xwd(bytes(data))
+        self.assertEqual(screen.compare(got, im)[0], 1)
+
+    def test_rejects_bad_files(self):
+        good = screen.xwd_bytes(self.image())
+        for bad in (good[:50], good[:-1],
+                    good[:4] + struct.pack(">I", 6) + good[8:],       # version 6
+                    good[:44] + struct.pack(">I", 16) + good[48:],    # 16 bpp
+                    good[:48] + struct.pack(">I", 4) + good[52:],     # stride < width * 4
+                    good[:52] + struct.pack(">I", 3) + good[56:]):    # PseudoColor
+            with self.assertRaises(ValueError):
+                screen.read_xwd(bad)
+
+    def test_png_written_reads_back(self):
+        im = self.image(9, 4)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "x.png")
+            screen.write_png(im, path)
+            self.assertEqual(screen.read_png(path), im)
+
+
 class ScreenSMPTE(unittest.TestCase):
     """smpte_check passes modetest's XR24 SMPTE frame and names a wrong bar."""
 

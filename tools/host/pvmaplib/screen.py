@@ -205,6 +205,66 @@ def read_ppm(path_or_bytes):
     return Image(width, height, bytes(data[pos:pos + size]))
 
 
+def read_xwd(path_or_bytes):
+    """Decode an X Window Dump (xwd(1), file version 7) of a TrueColor
+    window at 24 or 32 bits per pixel, ZPixmap, into an Image."""
+    data = _read_bytes(path_or_bytes)
+    if len(data) < 100:
+        raise ValueError("XWD header truncated")
+    h = struct.unpack(">25I", data[:100])
+    (header_size, version, fmt, _depth, width, height, _xoff, byte_order, _unit, _bit_order,
+     _pad, bpp, stride, visual, rmask, gmask, bmask, _bits_rgb, _entries, ncolors) = h[:20]
+    if version != 7 or fmt != 2:
+        raise ValueError(f"not a version 7 ZPixmap XWD (version {version}, format {fmt})")
+    if visual not in (4, 5) or bpp not in (24, 32):
+        raise ValueError(f"XWD of visual class {visual} at {bpp} bpp: only TrueColor 24/32")
+    if width <= 0 or height <= 0 or stride < width * bpp // 8:
+        raise ValueError(f"XWD of size {width}x{height}, {stride} bytes a line")
+    pos = header_size + 12 * ncolors
+    if len(data) - pos < stride * height:
+        raise ValueError(f"XWD pixel data is {len(data) - pos} bytes, not {stride * height}")
+    step = bpp // 8
+    order = "little" if byte_order == 0 else "big"
+    shifts = [(m, (m & -m).bit_length() - 1) for m in (rmask, gmask, bmask)]
+    out = bytearray(width * height * 3)
+    o = 0
+    for y in range(height):
+        line = data[pos + y * stride:pos + y * stride + width * step]
+        for x in range(0, width * step, step):
+            v = int.from_bytes(line[x:x + step], order)
+            for m, sh in shifts:
+                out[o] = (v & m) >> sh
+                o += 1
+    return Image(width, height, bytes(out))
+
+
+def xwd_bytes(image, name="pvmap"):
+    """@image as an X Window Dump that xwud(1) shows: version 7, ZPixmap,
+    TrueColor depth 24 at 32 bits per pixel, least significant byte first."""
+    title = name.encode() + b"\0"
+    w, h = image.width, image.height
+    header = struct.pack(">25I", 100 + len(title), 7, 2, 24, w, h, 0, 0, 32, 0, 32, 32, w * 4,
+                         4, 0xff0000, 0xff00, 0xff, 8, 256, 0, w, h, 0, 0, 0)
+    px = bytearray(w * h * 4)
+    px[0::4] = image.pixels[2::3]
+    px[1::4] = image.pixels[1::3]
+    px[2::4] = image.pixels[0::3]
+    return header + title + bytes(px)
+
+
+def write_png(image, path):
+    """Write @image as an 8-bit RGB PNG (no filtering), for docs/ and logs."""
+    def chunk(kind, body):
+        return (struct.pack(">I", len(body)) + kind + body +
+                struct.pack(">I", zlib.crc32(kind + body) & 0xffffffff))
+    row = image.width * 3
+    raw = b"".join(b"\0" + image.pixels[y * row:(y + 1) * row] for y in range(image.height))
+    with open(path, "wb") as f:
+        f.write(PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", image.width, image.height,
+                                                            8, 2, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
 def read_image(path_or_bytes):
     """Read a PNG or a PPM, whichever the file is."""
     data = _read_bytes(path_or_bytes)

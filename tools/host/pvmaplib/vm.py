@@ -1,0 +1,333 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A Debian VM booted from its own disk (tools/host/vm-image.sh's image).
+
+QEMU boots the kernel and initramfs-tools initrd that the disk's /vmlinuz and
+/initrd.img name (what a boot loader would take: the newest kernel installed),
+read out of the raw disk with debugfs; so a kernel installed with apt in the
+VM is the one the next boot runs. The host reaches the VM through
+pvmap-vm-agent on a virtio-serial port: one request line "ID BASE64-SCRIPT",
+one reply line "ID RC BASE64-OUTPUT". The serial console goes to a log file.
+"""
+
+import base64
+import gzip
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+
+from . import qmp as qmplib
+from . import screen
+
+QEMU = {"i386": "qemu-system-i386", "amd64": "qemu-system-x86_64"}
+SECONDARY_VGA_ID = "drmvga"
+TOOLS = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+# The VM's two std-VGA devices, by PCI class: the VGA the firmware boots on
+# (0x0300) and the secondary-vga ("display, other", 0x0380).
+DRIVERS = r"""
+for d in /sys/bus/pci/devices/*; do
+	[ "$(cat $d/vendor):$(cat $d/device)" = 0x1234:0x1111 ] || continue
+	drv=none; [ -e $d/driver ] && drv=$(basename "$(readlink $d/driver)")
+	echo "$(cat $d/class) $(basename $d) $drv"
+done
+"""
+# Xorg's modesetting driver on one card, no input (the VM has no one at it),
+# no glamor (no GL in the image)
+XORG_CONF = """Section "ServerFlags"
+	Option "AutoAddDevices" "false"
+	Option "AutoAddGPU" "false"
+	Option "AutoBindGPU" "false"
+EndSection
+Section "Device"
+	Identifier "card"
+	Driver "modesetting"
+	Option "kmsdev" "@CARD@"
+	Option "AccelMethod" "none"
+EndSection
+Section "Screen"
+	Identifier "screen"
+	Device "card"
+	DefaultDepth 24
+EndSection
+"""
+
+
+class VMError(Exception):
+    """The VM did not boot, did not answer, or its disk could not be read."""
+
+
+def debugfs(image, request):
+    """Run one debugfs request on @image (read-only) and return its output."""
+    res = subprocess.run(["debugfs", "-R", request, image], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        raise VMError(f"debugfs -R '{request}' {image}: {res.stderr.strip()}")
+    return res.stdout
+
+
+def link_target(image, path):
+    """Where the symbolic link @path on the ext4 @image points (absolute)."""
+    out = debugfs(image, f"stat {path}")
+    m = re.search(r'Fast link dest: "([^"]+)"', out)
+    if not m:
+        raise VMError(f"{path} in {image} is not a (fast) symbolic link")
+    dest = m.group(1)
+    return dest if dest.startswith("/") else os.path.join(os.path.dirname(path), dest)
+
+
+def make_data_disk(image, files):
+    """An ext4 @image holding @files ({name in the disk: host path}),
+    made without loop devices (mkfs.ext4 -d), for the VM's /dev/vdb."""
+    stage = image + ".d"
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+    size = 0
+    for name, src in files.items():
+        dest = os.path.join(stage, name)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copy(src, dest)
+        size += os.path.getsize(src)
+    if os.path.exists(image):
+        os.unlink(image)
+    mb = size // (1 << 20) + 64
+    subprocess.run(["mkfs.ext4", "-q", "-L", "pvmap-data", "-d", stage, image, f"{mb}M"],
+                   stdout=subprocess.DEVNULL, check=True)
+    shutil.rmtree(stage)
+
+
+def image(arch):
+    """tools/host/vm-image.sh's image directory for @arch (built if needed)."""
+    res = subprocess.run([os.path.join(TOOLS, "vm-image.sh"), arch], stdout=subprocess.PIPE,
+                         text=True)
+    if res.returncode != 0:
+        raise VMError(f"vm-image.sh {arch} failed")
+    return res.stdout.strip().split("\n")[-1]
+
+
+class VM:
+    """One VM: its disk (a copy of the image's), its data disk and ivshmem."""
+
+    def __init__(self, image_dir, arch, work, data_disk, ivshmem_mb=64, drm_vga_mb=64,
+                 mem_mb=1024, smp=2):
+        self.image_dir = image_dir
+        self.arch = arch
+        self.work = work
+        self.data_disk = data_disk
+        self.disk = os.path.join(work, "disk.img")
+        self.ivshmem = os.path.join(work, "ivshmem")
+        self.ivshmem_mb = ivshmem_mb
+        self.drm_vga_mb = drm_vga_mb
+        self.mem_mb = mem_mb
+        self.smp = smp
+        self.agent_path = os.path.join(work, "agent.sock")
+        self.qmp_path = os.path.join(work, "qmp.sock")
+        self.proc = None
+        self.agent = None
+        self.buf = b""
+        self.seq = 0
+        self.boots = 0
+        self.console = None
+        os.makedirs(work, exist_ok=True)
+        # a sparse copy: the image's disk is the cache's, never written
+        subprocess.run(["cp", "--sparse=always", os.path.join(image_dir, "disk.img"),
+                        self.disk], check=True)
+        with open(self.ivshmem, "wb") as f:
+            f.truncate(ivshmem_mb << 20)
+
+    # --- boot and power ----------------------------------------------------
+    def _boot_files(self):
+        """The kernel and initrd the disk's /vmlinuz and /initrd.img name,
+        copied out, and the kernel's release."""
+        kernel = link_target(self.disk, "/vmlinuz")
+        initrd = link_target(self.disk, "/initrd.img")
+        out = []
+        for path, name in ((kernel, "vmlinuz"), (initrd, "initrd.img")):
+            dest = os.path.join(self.work, name)
+            if os.path.exists(dest):
+                os.unlink(dest)
+            debugfs(self.disk, f"dump {path} {dest}")
+            if not os.path.getsize(dest):
+                raise VMError(f"{path} is empty in {self.disk}")
+            out.append(dest)
+        release = os.path.basename(kernel)[len("vmlinuz-"):]
+        return out[0], out[1], release
+
+    def boot(self, timeout=900):
+        """Start QEMU on the disk's default kernel; return when the agent
+        answers (seconds it took)."""
+        if self.proc:
+            raise VMError("the VM is already running")
+        kernel, initrd, self.release = self._boot_files()
+        for p in (self.agent_path, self.qmp_path):
+            if os.path.exists(p):
+                os.unlink(p)
+        self.boots += 1
+        self.console = os.path.join(self.work, f"console-{self.boots}.log")
+        cmd = [QEMU[self.arch], "-accel", "tcg", "-M", "pc", "-cpu", "max",
+               "-smp", str(self.smp), "-m", f"{self.mem_mb}M", "-nodefaults", "-no-reboot",
+               "-display", "none", "-serial", f"file:{self.console}",
+               "-kernel", kernel, "-initrd", initrd,
+               "-append", "root=/dev/vda ro console=tty0 console=ttyS0,115200 "
+                          "systemd.show_status=false",
+               "-drive", f"file={self.disk},format=raw,if=virtio",
+               "-drive", f"file={self.data_disk},format=raw,if=virtio,readonly=on",
+               # the VM's own display: the std-VGA the firmware boots on
+               "-device", "VGA,id=vga0",
+               # pvmap_drm's, once the administrator opts in (hot-unpluggable)
+               "-device", f"secondary-vga,id={SECONDARY_VGA_ID},vgamem_mb={self.drm_vga_mb}",
+               "-object", f"memory-backend-file,id=aperture,share=on,mem-path={self.ivshmem},"
+                          f"size={self.ivshmem_mb}M",
+               "-device", "ivshmem-plain,memdev=aperture,id=aperture0",
+               "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+               "-device", "virtio-serial",
+               "-chardev", f"socket,id=agent,path={self.agent_path},server=on,wait=off",
+               "-device", "virtserialport,chardev=agent,name=pvmap.agent"]
+        with open(os.path.join(self.work, f"qemu-{self.boots}.log"), "w") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        start = time.monotonic()
+        deadline = start + timeout
+        while True:
+            if self.proc.poll() is not None:
+                self.proc = None
+                raise VMError(f"QEMU exited ({self.console})")
+            try:
+                self._connect()
+                self.run("true", timeout=min(30, max(1, deadline - time.monotonic())))
+                return time.monotonic() - start
+            except (OSError, VMError):
+                self._disconnect()
+                if time.monotonic() >= deadline:
+                    self.kill()
+                    raise VMError(f"no answer from the agent in {timeout} s ({self.console})")
+                time.sleep(2)
+
+    def shutdown(self, timeout=300):
+        """systemctl poweroff, as the administrator would; wait for QEMU."""
+        if not self.proc:
+            return
+        try:
+            self.run("systemctl --no-block poweroff", timeout=30)
+        except VMError:
+            pass
+        self._disconnect()
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise VMError(f"the VM did not power off in {timeout} s") from None
+        self.proc = None
+
+    def reboot(self):
+        """Power off and boot the disk's default kernel again: the host is the
+        VM's boot loader. Returns the boot's seconds to the agent."""
+        self.shutdown()
+        return self.boot()
+
+    def kill(self):
+        self._disconnect()
+        if self.proc:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def qmp(self):
+        return qmplib.QMP(self.qmp_path, timeout=60).connect()
+
+    # --- the agent -----------------------------------------------------------
+    def _connect(self):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(self.agent_path)
+        self.agent = sock
+        self.buf = b""
+
+    def _disconnect(self):
+        if self.agent:
+            self.agent.close()
+            self.agent = None
+
+    def run(self, script, timeout=600):
+        """Run @script with bash in the VM as root; return (rc, output)."""
+        if not self.agent:
+            raise VMError("not connected to the agent")
+        self.seq += 1
+        ident = f"r{self.seq}"
+        self.agent.settimeout(timeout)
+        try:
+            self.agent.sendall(f"{ident} {base64.b64encode(script.encode()).decode()}\n".encode())
+            deadline = time.monotonic() + timeout
+            while True:
+                while b"\n" not in self.buf:
+                    self.agent.settimeout(max(0.1, deadline - time.monotonic()))
+                    chunk = self.agent.recv(1 << 20)
+                    if not chunk:
+                        raise VMError("the agent closed the connection")
+                    self.buf += chunk
+                line, self.buf = self.buf.split(b"\n", 1)
+                fields = line.decode(errors="replace").split(" ")
+                if fields[0] != ident:
+                    continue  # a reply to a request given up on
+                out = base64.b64decode(fields[2]) if len(fields) > 2 else b""
+                return int(fields[1]), out.decode(errors="replace")
+        except socket.timeout:
+            raise VMError(f"no reply in {timeout} s to: {script[:80]}") from None
+        except OSError as e:
+            raise VMError(f"agent: {e}") from e
+
+    def check(self, script, timeout=600):
+        """run(), raising VMError unless the script exits 0; returns its output."""
+        rc, out = self.run(script, timeout)
+        if rc != 0:
+            raise VMError(f"exit {rc}: {script[:120]}\n{out[-2000:]}")
+        return out
+
+    def console_text(self):
+        with open(self.console, errors="replace") as f:
+            return f.read()
+
+    # --- what the tests and the bench ask of it -------------------------------
+    def displays(self):
+        """{"vga": (pci address, driver), "secondary": (pci address, driver)}."""
+        got = {}
+        for line in self.check(DRIVERS).split("\n"):
+            if line.strip():
+                cls, addr, drv = line.split()
+                got["vga" if cls.startswith("0x0300") else "secondary"] = (addr, drv)
+        return got
+
+    def card(self, driver):
+        """/dev/dri/cardN of the secondary-vga when @driver drives it, else ''."""
+        return self.check(f"""
+for c in /sys/class/drm/card[0-9]*; do
+	case ${{c##*/}} in *-*) continue ;; esac	# a connector, cardN-NAME
+	[ "$(cat $c/device/class)" = 0x038000 ] || continue
+	[ "$(basename "$(readlink $c/device/driver)")" = {driver} ] && echo /dev/dri/$(basename $c)
+done
+true""").strip()
+
+    def start_xorg(self, card):
+        """Xorg on @card, started by systemd as the service pvmap-xorg
+        (the agent's own service would take it down with it): (rc, output)."""
+        conf = XORG_CONF.replace("@CARD@", card)
+        return self.run(f"""
+systemctl stop pvmap-xorg 2>/dev/null; systemctl reset-failed pvmap-xorg 2>/dev/null
+cat >/root/xorg-pvmap.conf <<'EOF'
+{conf}EOF
+systemd-run --unit=pvmap-xorg /usr/lib/xorg/Xorg :1 -config /root/xorg-pvmap.conf \\
+	-nolisten tcp -noreset vt2 -logfile /root/Xorg.pvmap.log
+for i in $(seq 60); do [ -S /tmp/.X11-unix/X1 ] && exit 0; sleep 1; done
+tail -n 20 /root/Xorg.pvmap.log; exit 1
+""", timeout=120)
+
+    def screendump(self, path):
+        """QMP screendump of the secondary-vga, read back as an Image."""
+        with self.qmp() as q:
+            q.execute("screendump", filename=path, device=SECONDARY_VGA_ID)
+        return screen.read_ppm(path)
+
+    def fetch(self, path):
+        """A file of the VM's, through the agent (gzip, base64)."""
+        out = self.check(f"gzip -c {path} | base64 -w0", timeout=300)
+        return gzip.decompress(base64.b64decode(out))
