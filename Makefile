@@ -42,7 +42,7 @@ DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h \
 	include/uapi/pvmap_test.h
 
-.PHONY: all help deps guest-kernels modules guests host lint unit check check-build check-full demo vm vm-check \
+.PHONY: all help deps guest-kernels modules guests host lint unit check check-build check-full demo vm vm-check vm-bench \
 	bench catalog \
 	soak fuzz \
 	clean clean-cache FORCE
@@ -55,6 +55,7 @@ help:
 	@echo "make check-full     make check, then what needs more time or Debian's archive (make vm-check too)"
 	@echo "make vm             the Debian bookworm i386 and amd64 VM images (cached)"
 	@echo "make vm-check       pvmap installed with apt in those VMs, booted from their disks: autoload, KMS, Xorg, weston"
+	@echo "make vm-bench       x11perf with Xorg on pvmap_drm and on bochs in those VMs: ratios"
 	@echo "make soak           mixed load, 100k fuzzed ioctls, repeated hot-unplug (SOAK_SECONDS=120)"
 	@echo "make bench          benchmarks on production kernels, bytes verified: table, JSON, plot, targets"
 	@echo "make guest-kernels  build, fetch or find cached every guest kernel ($(words $(KERNELS)))"
@@ -388,6 +389,11 @@ vm: deps
 vm-check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) deb host $(B)/i386/pvmapctl $(B)/x86_64/pvmapctl
 	@tools/host/vm-check
+
+# x11perf on pvmap_drm against bochs, same VM, same device (docs/drm.md)
+vm-bench: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) deb
+	@tools/host/vm-bench
 
 # The second guest: the real hazard, in mainline's own io_mapping on a
 # kernel without HIGHMEM, beside pvmap on the same kernel; the third: the

@@ -27,6 +27,20 @@ def _read_kernels():
 # the paging levels are the guest's report
 KERNELS = _read_kernels()
 
+# One CPU model for every guest, and make vm-check's VMs: an Intel family-6
+# model 15 (Core 2 class).
+# - MTRRs and PAT, so write-combining is real: qemu32/qemu64 lack MTRRs and
+#   Linux then skips PAT ("MTRRs disabled") and WC becomes UC-; Intel models
+#   below 15 lose PAT to the kernel's Pentium III/Core Duo erratum check.
+# - GenuineIntel family 6: Debian's i386 kernels copy misaligned user
+#   buffers with __copy_user_intel there (X86_INTEL_USERCOPY), and x86_64
+#   kernels turn page-table isolation on (no RDCL_NO).
+# - 36+ physical address bits and NX (a BAR above 4 GiB on PAE; vmap()
+#   adds NX whatever the CPU has). `max` under TCG reports AuthenticAMD
+#   (family 6 model 6 in qemu-system-i386, family 15 in qemu-system-x86_64):
+#   vendor, family and model are overridden.
+GUEST_CPU = "max,vendor=GenuineIntel,family=6,model=15"
+
 # name: (kernel, extra tools/host/run-guest arguments)
 GUESTS = {
     "i386": ("i386", []),

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import time
 
+from . import guests
 from . import qmp as qmplib
 from . import screen
 
@@ -166,7 +167,7 @@ class VM:
                 os.unlink(p)
         self.boots += 1
         self.console = os.path.join(self.work, f"console-{self.boots}.log")
-        cmd = [QEMU[self.arch], "-accel", "tcg", "-M", "pc", "-cpu", "max",
+        cmd = [QEMU[self.arch], "-accel", "tcg", "-M", "pc", "-cpu", guests.GUEST_CPU,
                "-smp", str(self.smp), "-m", f"{self.mem_mb}M", "-nodefaults", "-no-reboot",
                "-display", "none", "-serial", f"file:{self.console}",
                "-kernel", kernel, "-initrd", initrd,
