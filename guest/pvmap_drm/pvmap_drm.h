@@ -59,8 +59,6 @@ struct pvmap_drm {
 	/* the VRAM allocator: one node per dumb buffer */
 	struct mutex mm_lock;
 	struct drm_mm mm;
-	/* what user mappings of buffers map once the device is unplugged */
-	struct page *unplugged_page;
 
 	struct drm_plane plane;
 	struct drm_crtc crtc;

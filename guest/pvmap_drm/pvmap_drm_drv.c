@@ -14,6 +14,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/io.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -41,6 +42,7 @@
 #include <drm/drm_simple_kms_helper.h>
 #include <drm/drm_vblank.h>
 
+#include <pvmap/compat.h>
 #include <pvmap/io_mapping.h>
 #include <uapi/pvmap_drm.h>
 
@@ -509,7 +511,7 @@ static int pvmap_drm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		 &pd->vram_base, pvmap_io_mapping_clears_on_unmap(pd->vram) ?
 		 "cleared at unmap" : "whole-aperture mapping");
 	if (fbdev)
-		drm_fbdev_generic_setup(drm, PVMAP_DRM_BPP);
+		pvmap_drm_fbdev_setup(drm, PVMAP_DRM_BPP);
 	return 0;
 
 err_free_vram:

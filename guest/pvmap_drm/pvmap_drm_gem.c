@@ -266,6 +266,42 @@ static int pvmap_drm_shadow(struct pvmap_drm *pd, struct pvmap_drm_bo *bo)
 
 /* --- buffers ------------------------------------------------------------- */
 
+static void pvmap_drm_unplugged_page_free(struct drm_device *drm, void *page)
+{
+	__free_page(page);
+}
+
+/*
+ * A fault after drm_dev_unplug(): the BAR is going or gone, and
+ * drm_dev_unplug() zapped the PTEs of VRAM. As TTM does
+ * (ttm_bo_vm_dummy_page()), the whole mapping gets a zeroed page of RAM of
+ * its own, freed with the device: a display server still drawing into its
+ * buffer survives the unplug and learns of it from udev and from its ioctls
+ * (-ENODEV), not from a SIGBUS; no other mapping sees what it writes there.
+ * The page is RAM: the vma's write-combining, decrypted pgprot is VRAM's.
+ */
+static vm_fault_t pvmap_drm_gem_fault_unplugged(struct vm_fault *vmf, struct drm_device *drm)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	pgprot_t prot = vm_get_page_prot(vma->vm_flags);
+	vm_fault_t ret = VM_FAULT_NOPAGE;
+	unsigned long address, pfn;
+	struct page *page;
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!page)
+		return VM_FAULT_OOM;
+	if (drmm_add_action_or_reset(drm, pvmap_drm_unplugged_page_free, page))
+		return VM_FAULT_OOM;
+	pfn = page_to_pfn(page);
+	for (address = vma->vm_start; address < vma->vm_end; address += PAGE_SIZE) {
+		ret = vmf_insert_pfn_prot(vma, address, pfn, prot);
+		if (ret & VM_FAULT_ERROR)
+			break;
+	}
+	return ret;
+}
+
 static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -278,16 +314,8 @@ static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
 
 	if (page >= bo->base.size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
-	/*
-	 * After drm_dev_unplug() the BAR is going or gone, and drm_dev_unplug()
-	 * zapped its PTEs. A process still drawing into its mapping gets a page
-	 * of RAM this device owns until its last file is closed, as TTM does
-	 * (ttm_bo_vm_dummy_page()): a display server survives the unplug and
-	 * learns of it from udev and from its ioctls (-ENODEV), not a SIGBUS.
-	 */
 	if (!drm_dev_enter(&pd->drm, &idx))
-		return vmf_insert_pfn_prot(vma, vmf->address, page_to_pfn(pd->unplugged_page),
-					   vma->vm_page_prot);
+		return pvmap_drm_gem_fault_unplugged(vmf, &pd->drm);
 	ret = vmf_insert_pfn_prot(vma, vmf->address,
 				  ((pd->vram_base + bo->node.start) >> PAGE_SHIFT) + page,
 				  vma->vm_page_prot);
@@ -640,23 +668,11 @@ static void pvmap_drm_mm_fini(struct drm_device *drm, void *unused)
 }
 
 /* A drm_mm over the whole of VRAM, @pd->vram_size bytes; undone by the DRM device's release. */
-static void pvmap_drm_unplugged_page_free(struct drm_device *drm, void *page)
-{
-	__free_page(page);
-}
-
 int pvmap_drm_gem_init(struct pvmap_drm *pd)
 {
 	int ret;
 
 	ret = drmm_mutex_init(&pd->drm, &pd->mm_lock);
-	if (ret)
-		return ret;
-	pd->unplugged_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!pd->unplugged_page)
-		return -ENOMEM;
-	ret = drmm_add_action_or_reset(&pd->drm, pvmap_drm_unplugged_page_free,
-				       pd->unplugged_page);
 	if (ret)
 		return ret;
 	drm_mm_init(&pd->mm, 0, pd->vram_size);

@@ -25,6 +25,18 @@
  */
 #define PVMAP_HAVE_FOP_FLAGS	PVMAP_KERNEL_6_12
 
+/*
+ * pvmap_drm's fbdev emulation, the kind with a shadow buffer and damage:
+ * drm_fbdev_generic_setup() of <drm/drm_fb_helper.h> in 6.1, renamed
+ * drm_fbdev_ttm_setup() in 6.11, in a header of its own.
+ */
+#if PVMAP_KERNEL_6_12
+#include <drm/drm_fbdev_ttm.h>
+#define pvmap_drm_fbdev_setup	drm_fbdev_ttm_setup
+#else
+#define pvmap_drm_fbdev_setup	drm_fbdev_generic_setup
+#endif
+
 static inline void pvmap_file_unsigned_offset(struct file *file)
 {
 #if !PVMAP_KERNEL_6_12
