@@ -384,7 +384,9 @@ check-full: check-build
 # Debian VMs booted from their own disks, pvmap installed in them with apt
 # (docs/install.md; tools/host/vm-check says what each test runs)
 vm: deps
-	@for a in i386 amd64; do tools/host/vm-image.sh $$a | tail -n 1 || exit 1; done
+	@# the image's directory is the last line; a failed build prints none
+	@for a in i386 amd64; do d=$$(tools/host/vm-image.sh $$a | tail -n 1); \
+		[ -d "$$d" ] || exit 1; echo "$$d"; done
 
 vm-check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) deb host $(B)/i386/pvmapctl $(B)/x86_64/pvmapctl

@@ -257,7 +257,9 @@ class VM:
         ident = f"r{self.seq}"
         self.agent.settimeout(timeout)
         try:
-            self.agent.sendall(f"{ident} {base64.b64encode(script.encode()).decode()}\n".encode())
+            # pipefail: a pipeline's failure is the script's (gzip | base64 of a missing file)
+            body = base64.b64encode(b"set -o pipefail\n" + script.encode()).decode()
+            self.agent.sendall(f"{ident} {body}\n".encode())
             deadline = time.monotonic() + timeout
             while True:
                 while b"\n" not in self.buf:
@@ -310,15 +312,20 @@ true""").strip()
 
     def start_xorg(self, card):
         """Xorg on @card, started by systemd as the service pvmap-xorg
-        (the agent's own service would take it down with it): (rc, output)."""
+        (the agent's own service would take it down with it; RemainAfterExit
+        keeps its exit status readable): (rc, output)."""
         conf = XORG_CONF.replace("@CARD@", card)
         return self.run(f"""
 systemctl stop pvmap-xorg 2>/dev/null; systemctl reset-failed pvmap-xorg 2>/dev/null
+rm -f /tmp/.X11-unix/X1 /tmp/.X1-lock	# a killed server's, which would pass for this one
 cat >/root/xorg-pvmap.conf <<'EOF'
 {conf}EOF
-systemd-run --unit=pvmap-xorg /usr/lib/xorg/Xorg :1 -config /root/xorg-pvmap.conf \\
-	-nolisten tcp -noreset vt2 -logfile /root/Xorg.pvmap.log
-for i in $(seq 60); do [ -S /tmp/.X11-unix/X1 ] && exit 0; sleep 1; done
+systemd-run --unit=pvmap-xorg -p RemainAfterExit=yes /usr/lib/xorg/Xorg :1 \\
+	-config /root/xorg-pvmap.conf -nolisten tcp -noreset vt2 -logfile /root/Xorg.pvmap.log
+for i in $(seq 60); do
+	[ -S /tmp/.X11-unix/X1 ] && DISPLAY=:1 xset -q >/dev/null 2>&1 && exit 0
+	sleep 1
+done
 tail -n 20 /root/Xorg.pvmap.log; exit 1
 """, timeout=120)
 
