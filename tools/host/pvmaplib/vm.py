@@ -291,6 +291,10 @@ class VM:
             return f.read()
 
     # --- what the tests and the bench ask of it -------------------------------
+    def mount_data(self):
+        """The data disk (make_data_disk's), read-only at /mnt."""
+        self.check("mkdir -p /mnt && (mountpoint -q /mnt || mount -o ro /dev/vdb /mnt)")
+
     def displays(self):
         """{"vga": (pci address, driver), "secondary": (pci address, driver)}."""
         got = {}
