@@ -41,6 +41,7 @@
 #include <drm/drm_rect.h>
 #include <drm/drm_simple_kms_helper.h>
 #include <drm/drm_vblank.h>
+#include <video/vga.h>
 
 #include <pvmap/compat.h>
 #include <pvmap/io_mapping.h>
@@ -78,9 +79,8 @@ MODULE_PARM_DESC(fbdev, "fbdev emulation and its console (default on)");
 /* QEMU clamps the offsets to these (hw/display/vga_int.h) */
 #define DISPI_MAX_XRES		16000
 #define DISPI_MAX_YRES		12000
-/* The legacy VGA registers at 0x400 in the same BAR, for the unblank */
+/* The legacy VGA registers (0x3c0-0x3df) at 0x400 in the same BAR */
 #define VGA_MMIO		0x400
-#define VGA_ATT_W		0x3c0
 
 static void dispi_write(struct pvmap_drm *pd, u16 reg, u16 val)
 {
@@ -90,6 +90,20 @@ static void dispi_write(struct pvmap_drm *pd, u16 reg, u16 val)
 static u16 dispi_read(struct pvmap_drm *pd, u16 reg)
 {
 	return readw(pd->mmio + DISPI_MMIO + reg * 2);
+}
+
+/*
+ * The attribute controller's palette-address bit: clear, the device shows
+ * black whatever VRAM holds. Its index and data share one port, a
+ * flip-flop choosing which a write goes to, and the driver bound before
+ * (bochs's blank at its last disable) may have left it on "data": reading
+ * input status 1, colour addressing on, resets it to "index" first.
+ */
+static void pvmap_drm_hw_blank(struct pvmap_drm *pd, bool blank)
+{
+	writeb(VGA_MIS_COLOR, pd->mmio + VGA_MMIO + VGA_MIS_W - 0x3c0);
+	readb(pd->mmio + VGA_MMIO + VGA_IS1_RC - 0x3c0);
+	writeb(blank ? 0 : VGA_AR_ENABLE_DISPLAY, pd->mmio + VGA_MMIO + VGA_ATT_W - 0x3c0);
 }
 
 /*
@@ -149,7 +163,7 @@ static enum drm_mode_status pvmap_drm_hw_mode_valid(struct pvmap_drm *pd,
 
 static void pvmap_drm_hw_setmode(struct pvmap_drm *pd, const struct drm_display_mode *mode)
 {
-	writeb(0x20, pd->mmio + VGA_MMIO + VGA_ATT_W - 0x3c0);	/* unblank */
+	pvmap_drm_hw_blank(pd, false);
 	dispi_write(pd, DISPI_INDEX_ENABLE, 0);
 	dispi_write(pd, DISPI_INDEX_BPP, PVMAP_DRM_BPP);
 	dispi_write(pd, DISPI_INDEX_XRES, mode->hdisplay);
@@ -160,6 +174,7 @@ static void pvmap_drm_hw_setmode(struct pvmap_drm *pd, const struct drm_display_
 
 static void pvmap_drm_hw_disable(struct pvmap_drm *pd)
 {
+	pvmap_drm_hw_blank(pd, true);
 	dispi_write(pd, DISPI_INDEX_ENABLE, 0);
 }
 

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/fb.h>
 #include <drm.h>
 #include <drm_mode.h>
 #include <uapi/pvmap_kind.h>
@@ -217,43 +218,31 @@ PVMAP_TEST(drm_probe)
  * fbcon draws into the fbdev buffer's shadow; pvmap_drm copies the damage
  * into VRAM through pvmap. Text on tty1, then the counters and the screen.
  */
-PVMAP_TEST(drm_fbcon)
+/*
+ * The fbdev helper's damage worker copies later, from a workqueue: wait (10 s
+ * at most, TCG under load is slow) for a copy after the count @copies, then
+ * until it rests.
+ */
+static void wait_copies_rest(long long copies)
 {
-	static const char text[] = "\033[?25l\033[2J\033[H"	/* no cursor, cleared */
-		"pvmap_drm fbcon: this text reached VRAM through pvmap's atomic maps\n"
-		"0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz\n";
-	long long copies = drm_stat("shadow_copies: "), maps = drm_stat("maps: "), before;
-	int tty, fb, ret;
-	uint8_t *buf;
-	struct stat st;
-	char engine[64] = "";
+	long long before;
 
-	tty = open("/dev/tty1", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	if (tty < 0)
-		return fail("open /dev/tty1: %s", strerror(errno));
-	ret = write(tty, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1 ? 0 : -1;
-	close(tty);
-	if (ret)
-		return fail("write to tty1: %s", strerror(errno));
-	/*
-	 * The fbdev helper's damage worker copies later, from a workqueue: wait
-	 * (10 s at most, TCG under load is slow) for its first copy, then until
-	 * it rests.
-	 */
 	for (int i = 0; i < 100 && drm_stat("shadow_copies: ") <= copies; i++)
 		usleep(100 * 1000);
 	do {
 		before = drm_stat("shadow_copies: ");
 		usleep(300 * 1000);
 	} while (drm_stat("shadow_copies: ") != before);
-	guest_read_file("/sys/module/pvmap_drm/parameters/copy_engine", engine, sizeof(engine));
-	printf("# damage copies %lld -> %lld, engine maps %lld -> %lld, engine %s",
-	       copies, drm_stat("shadow_copies: "), maps, drm_stat("maps: "), engine);
-	if (drm_stat("shadow_copies: ") <= copies || drm_stat("maps: ") <= maps)
-		return fail("the console's text made no damage copy through pvmap");
-	/* what fbcon drew, as /dev/fb0 reads it: the host compares the screen with it */
+}
+
+/* What fbcon drew, as /dev/fb0 reads it, to the host, which compares the screen with it. */
+static int fbcon_to_host(const char *what)
+{
+	uint8_t *buf;
+	int fb, ret;
+
 	fb = open("/dev/fb0", O_RDONLY | O_CLOEXEC);
-	if (fb < 0 || fstat(fb, &st))
+	if (fb < 0)
 		return fail("open /dev/fb0: %s", strerror(errno));
 	buf = malloc(1024 * 768 * 4);
 	ret = buf && read(fb, buf, 1024 * 768 * 4) == 1024 * 768 * 4 ? 0 : -1;
@@ -266,8 +255,94 @@ PVMAP_TEST(drm_fbcon)
 	free(buf);
 	if (ret)
 		return ret;
-	printf("# pvmap-host: drm-frame what=fbcon width=1024 height=768 pitch=4096 mode=1024x768\n");
+	printf("# pvmap-host: drm-frame what=%s width=1024 height=768 pitch=4096 mode=1024x768\n",
+	       what);
 	return guest_host_sync("drm-frame") ? 0 : fail("host did not acknowledge");
+}
+
+static int write_tty1(const char *text)
+{
+	int tty = open("/dev/tty1", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	ssize_t len = strlen(text);
+	bool ok;
+
+	if (tty < 0)
+		return fail("open /dev/tty1: %s", strerror(errno));
+	ok = write(tty, text, len) == len;
+	close(tty);
+	return ok ? 0 : fail("write to tty1: %s", strerror(errno));
+}
+
+/*
+ * fbcon draws into the fbdev buffer's shadow; pvmap_drm copies the damage
+ * into VRAM through pvmap. Text on tty1, then the counters and the screen.
+ */
+PVMAP_TEST(drm_fbcon)
+{
+	static const char text[] = "\033[?25l\033[2J\033[H"	/* no cursor, cleared */
+		"pvmap_drm fbcon: this text reached VRAM through pvmap's atomic maps\n"
+		"0123456789 ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz\n";
+	long long copies = drm_stat("shadow_copies: "), maps = drm_stat("maps: ");
+	char engine[64] = "";
+
+	if (write_tty1(text))
+		return -1;
+	wait_copies_rest(copies);
+	guest_read_file("/sys/module/pvmap_drm/parameters/copy_engine", engine, sizeof(engine));
+	printf("# damage copies %lld -> %lld, engine maps %lld -> %lld, engine %s",
+	       copies, drm_stat("shadow_copies: "), maps, drm_stat("maps: "), engine);
+	if (drm_stat("shadow_copies: ") <= copies || drm_stat("maps: ") <= maps)
+		return fail("the console's text made no damage copy through pvmap");
+	return fbcon_to_host("fbcon");
+}
+
+/* The VGA registers of pvmap_drm's device (BAR 2 at 0x400, as 0x3c0-0x3df). */
+#define VGA_REG(reg)	(0x400 + (reg) - 0x3c0)
+
+/*
+ * The driver bound before pvmap_drm (bochs, at its last disable) blanked
+ * the device: the attribute controller's palette-address bit cleared, its
+ * index/data flip-flop left on "data". Done here as bochs_hw_blank() does it,
+ * through the BAR's sysfs resource file; then a power-down and an unblank of
+ * fb0 (the CRTC disabled and enabled): the screen must show the console
+ * again, not black. Found by make vm-bench: Xorg on pvmap_drm after bochs
+ * showed nothing.
+ */
+PVMAP_TEST(drm_unblank_after_previous_driver)
+{
+	static const char text[] = "\033[?25l\033[2J\033[H"
+		"pvmap_drm: the display unblanked after another driver's blank\n";
+	long long copies = drm_stat("shadow_copies: ");
+	volatile uint8_t *regs;
+	int fd, fb, ret;
+
+	if (write_tty1(text))
+		return -1;
+	wait_copies_rest(copies);
+	fd = open("/sys/class/drm/card0/device/resource2", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0)
+		return fail("open card0's resource2: %s", strerror(errno));
+	regs = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	/* a BAR a driver holds, under CONFIG_IO_STRICT_DEVMEM (Debian's) without iomem=relaxed */
+	if (regs == MAP_FAILED && errno == EINVAL)
+		return skip("the kernel refuses to map the BAR pvmap_drm holds (iomem=relaxed)");
+	if (regs == MAP_FAILED)
+		return fail("mmap card0's resource2: %s", strerror(errno));
+	regs[VGA_REG(0x3c2)] = 0x01;		/* misc output: colour addressing */
+	(void)regs[VGA_REG(0x3da)];		/* input status 1: flip-flop to index */
+	regs[VGA_REG(0x3c0)] = 0x00;		/* index 0, palette-address bit clear */
+	munmap((void *)regs, PAGE);
+	fb = open("/dev/fb0", O_RDWR | O_CLOEXEC);
+	if (fb < 0)
+		return fail("open /dev/fb0: %s", strerror(errno));
+	ret = ioctl(fb, FBIOBLANK, FB_BLANK_POWERDOWN) || ioctl(fb, FBIOBLANK, FB_BLANK_UNBLANK);
+	close(fb);
+	if (ret)
+		return fail("FBIOBLANK: %s", strerror(errno));
+	copies = drm_stat("shadow_copies: ");
+	wait_copies_rest(copies);
+	return fbcon_to_host("unblank");
 }
 
 /* The first connector's id; 0 when none. */

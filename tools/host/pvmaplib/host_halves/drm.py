@@ -54,14 +54,16 @@ class Frame(HostHalf):
             # for tools/host/bench-report: where that engine's bytes landed
             self.env.log.write("# pvmap-drm-verify: " + json.dumps({
                 "engine": f.get("engine"), "upload": f.get("upload"), "differ": ndiff}) + "\n")
-        else:
+        else:  # the console: fbcon's text, or after another driver's blank, unblanked
             top = shot.pixels[:shot.width * 32 * 3]
             lit = sum(1 for i in range(0, len(top), 3) if top[i:i + 3] != b"\0\0\0")
             rows.append(f"text rows (the first 32 lines): {lit} lit pixels")
-            self.check("drm_fbcon", ok and lit > 500, *rows)
+            name = "drm_unblank_after_previous_driver" if what == "unblank" else "drm_fbcon"
+            self.check(name, ok and lit > 500, *rows)
 
 
-host_half("drm_fbcon", "drm_modetest_smpte", "drm_fps_client")(Frame)
+host_half("drm_fbcon", "drm_unblank_after_previous_driver", "drm_modetest_smpte",
+          "drm_fps_client")(Frame)
 
 
 def vga_bar(qmp):
