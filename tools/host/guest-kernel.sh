@@ -239,9 +239,10 @@ built_kernel() {
 	case "$name" in
 	*-fixed) frags+=("$here/kconfig/upstream-fixes.config") ;;
 	esac
-	# The make check guests of pvmap_drm boot these two.
+	# The guests of pvmap_drm boot these (make check: i386; check-full: the rest).
 	case "$name" in
 	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
+	i386-6.12 | x86_64-6.12) frags+=("$here/kconfig/drm.config" "$here/kconfig/drm-6.12.config") ;;
 	esac
 	# KUnit, for the project's debug kernels' guest/tests/pvmap_kunit.ko and for
 	# docs/upstream/'s kmap_local test: every kernel upstream_patches gives

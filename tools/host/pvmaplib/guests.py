@@ -92,6 +92,12 @@ GUESTS = {
                           "--drm-vga-mb", "512", "--append", "acpi=noirq"]),
     "x86_64-drm": ("x86_64", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
                               "--drm-vga-mb", "512"]),
+    # and on 6.12 (guest-kernel.sh gives these two kernels DRM), pvmap_drm's
+    # version differences in include/pvmap/compat.h
+    "i386-6.12-drm": ("i386-6.12", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
+                                    "--drm-vga-mb", "512", "--append", "acpi=noirq"]),
+    "x86_64-6.12-drm": ("x86_64-6.12", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
+                                        "--drm-vga-mb", "512"]),
     # iomem=relaxed: Debian's IO_STRICT_DEVMEM refuses drm_unblank_after_previous_driver
     # the mmap of a BAR pvmap_drm holds, through which it plays the previous driver
     "deb-686-pae-drm": ("deb-686-pae", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
@@ -144,7 +150,7 @@ CHECK = ["i386-smp4", "deb-686-pae", "deb-amd64", "deb-amd64-hygiene",
 # make check-full adds these: the project's other kernels and variants
 CHECK_FULL = ["i386", "x86_64", "x86_64-hygiene", "i386-4g", "i386-nohighmem", "i386-6.12",
               "x86_64-6.12", "deb-686", "i386-pv", "x86_64-hygiene-pv", "i386-nohighmem-pv",
-              "x86_64-drm"]
+              "x86_64-drm", "i386-6.12-drm", "x86_64-6.12-drm"]
 # the PV guest on Debian's amd64 kernel
 CHECK_FULL_PV = ["deb-amd64-hygiene-pv"]
 # and pv_daemon_stalled alone in these (make check: in deb-686-pae-pv)
