@@ -89,10 +89,14 @@ rm -rf "$out"
 mkdir -p "$out"
 root=$out/root
 log=$out/build.log
-mounted=()
+# A build that stops half-way leaves no root behind: first what debootstrap
+# mounted in it (/proc, /sys, ... when it failed inside), deepest first, then
+# the files, never crossing into a filesystem still mounted there.
 cleanup() {
-	local m
-	for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || true; done
+	[ -f "$out/.pvmap-built" ] && return
+	awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts |
+		sort -r | while read -r m; do umount -l "$m" || true; done
+	rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
 fail() {
@@ -132,9 +136,12 @@ exec 3<>"$port"
 while read -r id script <&3; do
 	[ -n "$id" ] || continue
 	dir=$(mktemp -d)
-	printf '%s' "$script" | base64 -d >"$dir/script"
-	(cd /root && exec bash "$dir/script") </dev/null >"$dir/out" 2>&1
-	rc=$?
+	if printf '%s' "$script" | base64 -d >"$dir/script" 2>"$dir/out"; then
+		(cd /root && exec bash "$dir/script") </dev/null >"$dir/out" 2>&1
+		rc=$?
+	else
+		rc=126	# not run: a request cut short or garbled
+	fi
 	printf '%s %s %s\n' "$id" "$rc" "$(base64 -w0 "$dir/out")" >&3
 	rm -rf "$dir"
 done
