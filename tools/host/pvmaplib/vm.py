@@ -56,6 +56,12 @@ EndSection
 """
 
 
+# Xorg's mode on the secondary-vga, whichever driver has it: bochs prefers the
+# EDID's 1280x800, pvmap_drm 1024x768; one size, so that the SMPTE image fills
+# the screen and the bench compares like with like
+XORG_MODE = (1024, 768)
+
+
 class VMError(Exception):
     """The VM did not boot, did not answer, or its disk could not be read."""
 
@@ -97,6 +103,12 @@ def make_data_disk(image, files):
     subprocess.run(["mkfs.ext4", "-q", "-L", "pvmap-data", "-d", stage, image, f"{mb}M"],
                    stdout=subprocess.DEVNULL, check=True)
     shutil.rmtree(stage)
+
+
+def write_smpte_xwd(path):
+    """SMPTE bars at XORG_MODE as an XWD file, for xwud in the VM (VM.show_xwd)."""
+    with open(path, "wb") as f:
+        f.write(screen.xwd_bytes(screen.smpte_image(*XORG_MODE), "smpte"))
 
 
 def image(arch):
@@ -327,11 +339,28 @@ cat >/root/xorg-pvmap.conf <<'EOF'
 systemd-run --unit=pvmap-xorg -p RemainAfterExit=yes /usr/lib/xorg/Xorg :1 \\
 	-config /root/xorg-pvmap.conf -nolisten tcp -noreset vt2 -logfile /root/Xorg.pvmap.log
 for i in $(seq 60); do
-	[ -S /tmp/.X11-unix/X1 ] && DISPLAY=:1 xset -q >/dev/null 2>&1 && exit 0
+	[ -S /tmp/.X11-unix/X1 ] && DISPLAY=:1 xset -q >/dev/null 2>&1 && break
 	sleep 1
 done
-tail -n 20 /root/Xorg.pvmap.log; exit 1
+if ! DISPLAY=:1 xset -q >/dev/null 2>&1; then tail -n 20 /root/Xorg.pvmap.log; exit 1; fi
+DISPLAY=:1 xrandr -s {XORG_MODE[0]}x{XORG_MODE[1]} &&
+	DISPLAY=:1 xrandr | grep -q '^Screen 0: .* current {XORG_MODE[0]} x {XORG_MODE[1]},'
 """, timeout=120)
+
+    def show_xwd(self, name, dump_path):
+        """xwud shows the data disk's XWD file @name on Xorg's :1 (start_xorg);
+        then xwd of the root window and the device's screendump (at @dump_path):
+        (rc, output, root Image, screendump Image), the images None unless rc is 0."""
+        rc, out = self.run(f"""
+systemctl stop pvmap-xwud 2>/dev/null; systemctl reset-failed pvmap-xwud 2>/dev/null
+systemd-run --unit=pvmap-xwud -E DISPLAY=:1 xwud -in /mnt/{name}
+sleep 5
+DISPLAY=:1 xwd -root -silent -out /root/root.xwd
+""", timeout=120)
+        if rc:
+            return rc, out, None, None
+        root = screen.read_xwd(self.fetch("/root/root.xwd"))
+        return rc, out, root, self.screendump(dump_path)
 
     def screendump(self, path):
         """QMP screendump of the secondary-vga, read back as an Image."""
