@@ -296,12 +296,21 @@ static enum drm_mode_status pvmap_drm_crtc_mode_valid(struct drm_crtc *crtc,
 
 static void pvmap_drm_crtc_atomic_enable(struct drm_crtc *crtc, struct drm_atomic_state *state)
 {
+	struct drm_plane_state *plane = crtc->primary->state;
 	struct pvmap_drm *pd = to_pvmap_drm(crtc->dev);
 	int idx;
 
 	if (!drm_dev_enter(crtc->dev, &idx))
 		return;
 	pvmap_drm_hw_setmode(pd, &crtc->state->adjusted_mode);
+	/*
+	 * Enabling DISPI resets its virtual width and offsets (QEMU's
+	 * vbe_ioport_write_data()), and the commit updated the plane before
+	 * this: point the display at the plane's buffer again, or it shows
+	 * VRAM offset 0, another buffer, until the next plane update.
+	 */
+	if (plane->fb && plane->visible)
+		pvmap_drm_hw_setbase(pd, pvmap_drm_scanout_offset(plane), plane->fb->pitches[0]);
 	drm_dev_exit(idx);
 }
 

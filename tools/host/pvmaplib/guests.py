@@ -98,12 +98,10 @@ GUESTS = {
                                     "--drm-vga-mb", "512", "--append", "acpi=noirq"]),
     "x86_64-6.12-drm": ("x86_64-6.12", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
                                         "--drm-vga-mb", "512"]),
-    # iomem=relaxed: Debian's IO_STRICT_DEVMEM refuses drm_unblank_after_previous_driver
-    # the mmap of a BAR pvmap_drm holds, through which it plays the previous driver
     "deb-686-pae-drm": ("deb-686-pae", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
-                                        "--drm-vga-mb", "512", "--append", "iomem=relaxed"]),
+                                        "--drm-vga-mb", "512"]),
     "deb-amd64-drm": ("deb-amd64", ["--run", "/bin/pvmap-drm-tests", "--vga-mb", "0",
-                                    "--drm-vga-mb", "512", "--append", "iomem=relaxed"]),
+                                    "--drm-vga-mb", "512"]),
     "deb-amd64-hygiene-pv": ("deb-amd64", ["--modparams", "hygiene=1", "--expect-pti", "--pv"]),
     # Debian's amd64 kernel as a Xen PV dom0 under Debian's Xen 4.17
     # (run-guest --xen): PTE writes are hypercalls, ivshmem and the VGAs dom0's

@@ -49,6 +49,9 @@ class Frame(HostHalf):
             rows.append("SMPTE: " + ("every pixel as libdrm's modetest draws it" if not bad
                                      else "; ".join(bad[:5])))
             self.check("drm_modetest_smpte", ok and not bad, *rows)
+        elif what == "modeset":  # its own buffer at 800x600
+            self.check("drm_modeset_scans_out_its_fb",
+                       ok and (shot.width, shot.height) == (800, 600), *rows)
         elif what == "fps":  # pvmap-drmfps's last frame, as it meant it
             self.check("drm_fps_client", ok, *rows)
             # for tools/host/bench-report: where that engine's bytes landed
@@ -62,8 +65,8 @@ class Frame(HostHalf):
             self.check(name, ok and lit > 500, *rows)
 
 
-host_half("drm_fbcon", "drm_unblank_after_previous_driver", "drm_modetest_smpte",
-          "drm_fps_client")(Frame)
+host_half("drm_fbcon", "drm_unblank_after_previous_driver", "drm_modeset_scans_out_its_fb",
+          "drm_modetest_smpte", "drm_fps_client")(Frame)
 
 
 def vga_bar(qmp):
