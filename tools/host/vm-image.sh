@@ -83,20 +83,27 @@ if [ -f "$out/.pvmap-built" ]; then
 	exit 0
 fi
 
-start=$(date +%s)
-echo "vm-image.sh: building the bookworm $arch image ($kver; upgrade: $abi_new-$flavour) in $out" >&2
-rm -rf "$out"
-mkdir -p "$out"
-root=$out/root
-log=$out/build.log
-# A build that stops half-way leaves no root behind: first what debootstrap
-# mounted in it (/proc, /sys, ... when it failed inside), deepest first, then
-# the files, never crossing into a filesystem still mounted there.
-cleanup() {
-	[ -f "$out/.pvmap-built" ] && return
+# A root no build finished: first what debootstrap mounted in it (/proc,
+# /sys, ... when it failed inside), deepest first, then the files, never
+# crossing into a filesystem still mounted there. For a build that stopped
+# (the trap) and one killed before its trap could run (the next build).
+remove_root() {
+	local root
+	root=$(realpath -m "$1")
 	awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts |
 		sort -r | while read -r m; do umount -l "$m" || true; done
 	rm -rf --one-file-system "$root"
+}
+
+start=$(date +%s)
+echo "vm-image.sh: building the bookworm $arch image ($kver; upgrade: $abi_new-$flavour) in $out" >&2
+remove_root "$out/root"
+rm -rf --one-file-system "$out"
+mkdir -p "$out"
+root=$out/root
+log=$out/build.log
+cleanup() {
+	[ -f "$out/.pvmap-built" ] || remove_root "$root"
 }
 trap cleanup EXIT
 fail() {

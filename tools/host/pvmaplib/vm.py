@@ -344,7 +344,7 @@ for i in $(seq 60); do
 done
 if ! DISPLAY=:1 xset -q >/dev/null 2>&1; then tail -n 20 /root/Xorg.pvmap.log; exit 1; fi
 DISPLAY=:1 xrandr -s {XORG_MODE[0]}x{XORG_MODE[1]} &&
-	DISPLAY=:1 xrandr | grep -q '^Screen 0: .* current {XORG_MODE[0]} x {XORG_MODE[1]},'
+	DISPLAY=:1 xrandr | grep '^Screen 0: .* current {XORG_MODE[0]} x {XORG_MODE[1]},' >/dev/null
 """, timeout=120)
 
     def show_xwd(self, name, dump_path):
