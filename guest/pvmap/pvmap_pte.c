@@ -102,13 +102,9 @@ int pvmap_window_create(struct pvmap_window *w, unsigned int npages)
 	}
 	/* A free slot's PTE is clear; nothing has touched these addresses yet. */
 	preempt_disable();	/* a batch belongs to one CPU */
-	ret = pvmap_window_clear(w, 0, npages);
+	pvmap_window_clear(w, 0, npages);
 	preempt_enable();
 	pvmap_tlb_flush_all_cpus(w, 0, npages);
-	if (ret) {
-		pvmap_window_destroy(w);
-		return ret;
-	}
 	return 0;
 
 err_vunmap:

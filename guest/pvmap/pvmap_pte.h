@@ -372,8 +372,14 @@ static __always_inline int pvmap_window_map(struct pvmap_window *w, unsigned int
 	return pvmap_batch_end();
 }
 
-static __always_inline int __pvmap_window_clear(struct pvmap_window *w, unsigned int first,
-						unsigned int npages, bool flush_local)
+/*
+ * A clear does not fail: a backend that is refused one writes it natively
+ * and stops taking updates (pvmap_pv_multicall.c), and Xen, which the
+ * user-space build's stub models, never refuses one. So nothing is
+ * returned that a caller could ignore.
+ */
+static __always_inline void __pvmap_window_clear(struct pvmap_window *w, unsigned int first,
+						 unsigned int npages, bool flush_local)
 {
 	unsigned int i;
 
@@ -390,7 +396,7 @@ static __always_inline int __pvmap_window_clear(struct pvmap_window *w, unsigned
 			pvmap_irq_point();
 		}
 	}
-	return pvmap_batch_end();
+	pvmap_batch_end();
 }
 
 /**
@@ -401,13 +407,11 @@ static __always_inline int __pvmap_window_clear(struct pvmap_window *w, unsigned
  *
  * For slots other CPUs may have used: the caller flushes them everywhere
  * afterwards (pvmap_tlb_flush_all_cpus()).
- *
- * Return: 0, or the hypervisor's refusal of an update in the batch.
  */
-static __always_inline int pvmap_window_clear(struct pvmap_window *w, unsigned int first,
-					      unsigned int npages)
+static __always_inline void pvmap_window_clear(struct pvmap_window *w, unsigned int first,
+					       unsigned int npages)
 {
-	return __pvmap_window_clear(w, first, npages, false);
+	__pvmap_window_clear(w, first, npages, false);
 }
 
 /**
@@ -419,13 +423,11 @@ static __always_inline int pvmap_window_clear(struct pvmap_window *w, unsigned i
  * For slots only this CPU has used: every PTE, then every TLB entry on this
  * CPU, in one batch (one lazy-MMU section; one multicall on a
  * paravirtualised MMU, its invalidations after all its updates).
- *
- * Return: 0, or the hypervisor's refusal of an update in the batch.
  */
-static __always_inline int pvmap_window_clear_local(struct pvmap_window *w, unsigned int first,
-						    unsigned int npages)
+static __always_inline void pvmap_window_clear_local(struct pvmap_window *w, unsigned int first,
+						     unsigned int npages)
 {
-	return __pvmap_window_clear(w, first, npages, true);
+	__pvmap_window_clear(w, first, npages, true);
 }
 
 #endif /* PVMAP_PTE_H */

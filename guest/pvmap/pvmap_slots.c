@@ -111,7 +111,8 @@ void pvmap_slots_exit(void)
 /*
  * Clear and flush @m's slots on this CPU, so that a stale pointer faults:
  * every PTE, then every TLB entry, in one lazy-MMU section (one multicall
- * on a paravirtualised MMU, its invalidations after all its updates).
+ * on a paravirtualised MMU, its invalidations after all its updates). A
+ * clear does not fail (pvmap_pte.h).
  */
 static __always_inline void pvmap_slots_clear(struct pvmap_cpu_slots *s,
 					      const struct pvmap_live_map *m)
@@ -166,14 +167,22 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 	WRITE_ONCE(s->top, top + npages);
 	barrier();
 	pvmap_irq_point();
-	/* A free slot's PTE is clear: anything else is a bug, and the slot is not used. */
+	/*
+	 * A free slot's PTE is clear. One found live was written behind the
+	 * core's back (a bug, or a hypervisor given up on that wrote late): it
+	 * is cleared and flushed here, said once, and the slot used; one that
+	 * stays live is not.
+	 */
 	for (i = 0; i < npages; i++) {
-		if (WARN(!pvmap_pte_is_clear(&s->window, top + i),
-			 "pvmap: free slot %u of this CPU has a live PTE\n", top + i)) {
+		if (likely(pvmap_pte_is_clear(&s->window, top + i)))
+			continue;
+		WARN_ONCE(1, "pvmap: free slot %u of this CPU had a live PTE: cleared\n", top + i);
+		pvmap_window_clear_local(&s->window, top + i, 1);
+		if (!pvmap_pte_is_clear(&s->window, top + i)) {
 			WRITE_ONCE(s->top, top);
 			barrier();
 			WRITE_ONCE(s->depth, depth);
-			goto refuse;
+			goto give_back;
 		}
 	}
 	vaddr = pvmap_window_va(&s->window, top);

@@ -759,8 +759,12 @@ static int test_header_maps(void)
  * WARN and changes nothing: a task past its 64 slots (60 held, 5 asked);
  * an interrupt past the window's 80 (the task holding 64, the interrupt 1
  * and then 16 more: the fast check must not wrap once top passes 64); no
- * pages; and a free slot whose PTE is live (a bug elsewhere), never used.
+ * pages. A free slot whose PTE is live (a bug elsewhere, or a hypervisor
+ * given up on that wrote late) is cleared and used, said once: never
+ * mapped live, never refused for good.
  */
+static unsigned int live_warned;	/* the free slot found live: WARN_ONCE, both paths */
+
 static int test_core_limits(void)
 {
 	struct pvmap_window *w;
@@ -793,18 +797,26 @@ static int test_core_limits(void)
 		pvmap_slots_unmap(task, 60);
 	ok = ok && !pvmap_slots_map(TASK_PFN, 0, __pgprot(PROT_WC)) &&
 	     pvmap_shim_warnings == warnings + 3;
-	/* slot 0's PTE set behind the core's back: no map may take that slot */
+	/*
+	 * slot 0's PTE set behind the core's back, twice: each map clears it
+	 * and takes the slot with its own frame; one WARN in the whole run.
+	 */
 	w = (struct pvmap_window *)pvmap_slots_window(0);
-	pvmap_pte_set(w, 0, MISUSE_A, __pgprot(PROT_WC));
-	ok = ok && !pvmap_slots_map(TASK_PFN, 1, __pgprot(PROT_WC)) &&
-	     pvmap_shim_warnings == warnings + 4 && !pvmap_slots_live(0);
-	pvmap_pte_clear(w, 0);
-	pvmap_tlb_flush_local(w, 0);
+	for (int i = 0; i < 2; i++) {
+		pvmap_pte_set(w, 0, MISUSE_A, __pgprot(PROT_WC));
+		a = pvmap_slots_map(TASK_PFN, 1, __pgprot(PROT_WC));
+		ok = ok && a && !wrong_frames(a, 1, TASK_PFN) && !revoke_range(MISUSE_A, 1);
+		if (a)
+			pvmap_slots_unmap(a, 1);
+	}
+	live_warned += pvmap_shim_warnings - warnings - 3;
+	ok = ok && pvmap_shim_warnings - warnings - 3 <= 1 && live_warned == 1;
 	ok = ok && !pvmap_shim_preempt_count[0] && !pvmap_shim_pagefault_disabled[0] &&
 	     !pvmap_slots_live(0) && !revoke_range(TASK_PFN, 60) && !revoke_range(IRQ_PFN, 20) &&
 	     !revoke_range(MISUSE_A, 1);
-	printf("# %s path: limits: %u WARNs (want 4), %u slots live after\n",
-	       fast_path ? "fast" : "slow", pvmap_shim_warnings - warnings, pvmap_slots_live(0));
+	printf("# %s path: limits: %u WARNs (want 3, and one for a free slot found live in "
+	       "the whole run: %u so far), %u slots live after\n", fast_path ? "fast" : "slow",
+	       pvmap_shim_warnings - warnings, live_warned, pvmap_slots_live(0));
 	core_end();
 	return ok;
 }

@@ -16,4 +16,15 @@ void pvmap_shim_warn(const char *file, int line, const char *fmt, ...)
 	__warned;							\
 })
 
+/* Once per call site, as the kernel's. */
+#define WARN_ONCE(cond, ...) ({						\
+	static bool __once;						\
+	bool __warned = !!(cond);					\
+	if (__warned && !__once) {					\
+		__once = true;						\
+		pvmap_shim_warn(__FILE__, __LINE__, __VA_ARGS__);	\
+	}								\
+	__warned;							\
+})
+
 #endif
