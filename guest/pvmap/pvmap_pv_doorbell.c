@@ -12,20 +12,31 @@
  *
  * The hypervisor is trusted to be alive, not to be sane: every answer is
  * checked (a result is 0 or a negative errno, a count within what was
- * asked). One that does not answer within PVMAP_PV_TIMEOUT_NS is dead, for
+ * asked). One that does not answer within PVMAP_PV_TIMEOUT_MS is dead, for
  * good: the request it did not take is abandoned (a hypervisor that comes
  * back serves nothing of it), no call spins again, and every update from
  * then on, queued ones included, is written natively, so an unmap still
- * clears what the hypervisor had mapped.
+ * clears what the hypervisor had mapped. So is one whose late answers
+ * (after PVMAP_PV_LATE_MS) have cost PVMAP_PV_LATE_BUDGET_MS of waiting in
+ * all, one that refuses to clear a PTE (pvmap_pv_multicall.c), and one
+ * whose device goes away: the doorbell is bound as a driver of its own,
+ * whose remove ends the channel before the BARs are released.
+ *
+ * The wait is timed by the TSC against tsc_khz: it runs with interrupts
+ * off whatever the clocksource, whereas on refined-jiffies the vCPU that
+ * spins here may be the one that advances time, which then stops.
  */
 
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/io.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/seq_file.h>
-#include <linux/timekeeping.h>
+#include <linux/rcupdate.h>
+
+#include <asm/tsc.h>
 
 #include "pvmap_pv.h"
 #include "pvmap_pv_internal.h"
@@ -41,19 +52,54 @@ EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_on);
  * A call waits with interrupts off, as a hypercall does, so not for long:
  * a hypervisor that does not answer a call in this time is dead.
  */
-#define PVMAP_PV_TIMEOUT_NS	(250ULL * NSEC_PER_MSEC)
+#define PVMAP_PV_TIMEOUT_MS	250
+/*
+ * An answer after this is late; once late answers have cost this much
+ * waiting in all, the hypervisor is dead too: a slow one costs the guest a
+ * bounded time, not a bounded time per call.
+ */
+#define PVMAP_PV_LATE_MS	20
+#define PVMAP_PV_LATE_BUDGET_MS	1000
 /* HELLO, at load, waits with interrupts on, ringing again every 100 ms. */
 #define PVMAP_PV_HELLO_TIMEOUT_MS	5000
 #define PVMAP_PV_RING_MS	100
 
 struct pvmap_pv_channel pvmap_pv;
 
-/* The hypervisor stopped answering: say so once; no call waits from now on. */
-static void pvmap_pv_died(void)
+/*
+ * The channel is dead, @why: say so once; no call waits from now on, and
+ * every update, queued ones included, is native.
+ */
+void pvmap_pv_died(const char *why)
 {
-	if (!xchg(&pvmap_pv.dead, true))
-		pr_err("pvmap: the hypervisor did not answer in %llu ms: PTE updates are native from now on\n",
-		       PVMAP_PV_TIMEOUT_NS / NSEC_PER_MSEC);
+	if (cmpxchg(&pvmap_pv.why, NULL, why))
+		return;
+	/* @why first: whoever sees the channel dead can say why */
+	smp_wmb();
+	WRITE_ONCE(pvmap_pv.dead, true);
+	pr_err("pvmap: the hypervisor %s: PTE updates are native from now on\n", why);
+}
+
+static u64 pvmap_pv_cycles_to_ns(u64 cycles)
+{
+	return div_u64(cycles * USEC_PER_SEC, tsc_khz);
+}
+
+/*
+ * A call answered after @cycles of waiting: add a late one's wait to the
+ * total, and end the channel once the total passes its budget.
+ */
+static void pvmap_pv_answered_after(u64 cycles)
+{
+	u64 total;
+
+	if (cycles <= pvmap_pv.late_cycles)
+		return;
+	atomic_long_inc(&pvmap_pv.late_calls);
+	total = atomic64_add_return(pvmap_pv_cycles_to_ns(cycles), &pvmap_pv.late_wait_ns);
+	if (total > PVMAP_PV_LATE_BUDGET_MS * NSEC_PER_MSEC)
+		pvmap_pv_died("answered late (after " __stringify(PVMAP_PV_LATE_MS)
+			      " ms) for " __stringify(PVMAP_PV_LATE_BUDGET_MS) " ms in all");
 }
 
 /* Post this CPU's request (its data already written) and ring; its number. */
@@ -96,10 +142,13 @@ static bool pvmap_pv_abandon(struct pvmap_hv_request *req, u32 seq)
 
 /*
  * Post this CPU's request and wait for it, as a hypercall does; interrupts
- * are off. After PVMAP_PV_TIMEOUT_NS, or at once when another CPU has
- * found the hypervisor dead, a request it has not taken is abandoned; one
- * it has taken is its own until answered, waited for as long again at
- * most. So each CPU waits twice PVMAP_PV_TIMEOUT_NS at most, once in all.
+ * are off, and stay off until the caller has read the answer: a dead
+ * channel's device may go once every such section has ended. After
+ * PVMAP_PV_TIMEOUT_MS, or at once when another CPU has found the
+ * hypervisor dead, a request it has not taken is abandoned; one it has
+ * taken is its own until answered, waited for as long again at most. So
+ * each CPU waits twice PVMAP_PV_TIMEOUT_MS at most, once in all; and late
+ * answers PVMAP_PV_LATE_BUDGET_MS in all, plus one call's wait.
  * Return: its normalised result, or -EIO once the hypervisor is dead
  * (before the call, or by this one).
  */
@@ -107,27 +156,28 @@ int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op)
 {
 	unsigned int cpu = smp_processor_id();
 	struct pvmap_hv_request *req = pvmap_pv_area(cpu);
-	u64 start = ktime_get_mono_fast_ns();
+	u64 start = rdtsc_ordered(), waited = 0;
 	u32 seq;
 
+	lockdep_assert_irqs_disabled();
 	if (READ_ONCE(pvmap_pv.dead))
 		return -EIO;
 	seq = pvmap_pv_post(q, req, op, cpu);
 	while (READ_ONCE(req->done) != seq) {
-		u64 waited = ktime_get_mono_fast_ns() - start;
-
-		if (((waited > PVMAP_PV_TIMEOUT_NS || READ_ONCE(pvmap_pv.dead)) &&
-		     pvmap_pv_abandon(req, seq)) || waited > 2 * PVMAP_PV_TIMEOUT_NS) {
+		waited = rdtsc_ordered() - start;
+		if (((waited > pvmap_pv.timeout_cycles || READ_ONCE(pvmap_pv.dead)) &&
+		     pvmap_pv_abandon(req, seq)) || waited > 2 * pvmap_pv.timeout_cycles) {
 			/*
 			 * Taken and never answered: a hypervisor stopped in the
 			 * middle of serving it may still write late (pvmap_hv.h).
 			 */
-			pvmap_pv_died();
-			atomic64_add(waited, &pvmap_pv.dead_wait_ns);
+			pvmap_pv_died("did not answer in " __stringify(PVMAP_PV_TIMEOUT_MS) " ms");
+			atomic64_add(pvmap_pv_cycles_to_ns(waited), &pvmap_pv.dead_wait_ns);
 			return -EIO;
 		}
 		cpu_relax();
 	}
+	pvmap_pv_answered_after(waited);
 	return pvmap_pv_answer(req);
 }
 
@@ -141,23 +191,32 @@ s64 pvmap_pv_ping(void)
 	if (!pvmap_pv.pdev)
 		return -ENODEV;
 	local_irq_save(flags);
-	t0 = ktime_get_mono_fast_ns();
+	t0 = rdtsc_ordered();
 	ret = pvmap_pv_call(this_cpu_ptr(pvmap_pv.queues), PVMAP_HV_PING);
-	t1 = ktime_get_mono_fast_ns();
+	t1 = rdtsc_ordered();
 	local_irq_restore(flags);
-	return ret ?: (s64)(t1 - t0);
+	return ret ?: (s64)pvmap_pv_cycles_to_ns(t1 - t0);
 }
 EXPORT_SYMBOL_FOR_PVMAP_TESTS(pvmap_pv_ping);
 
 static int pvmap_pv_show(struct seq_file *s, void *unused)
 {
-	seq_printf(s, "channel: %s\n", pvmap_pv.dead ? "dead" : "up");
+	bool dead = READ_ONCE(pvmap_pv.dead);
+
+	/* pvmap_pv_died(): @why is set before @dead */
+	smp_rmb();
+	seq_printf(s, "channel: %s\n", dead ? "dead" : "up");
 	seq_printf(s, "vcpus: %u\n", pvmap_pv.nr_vcpus);
 	seq_printf(s, "calls: %ld\n", atomic_long_read(&pvmap_pv.calls));
 	seq_printf(s, "refusals: %ld\n", atomic_long_read(&pvmap_pv.refusals));
 	seq_printf(s, "registered: %ld\n", atomic_long_read(&pvmap_pv.registered));
+	seq_printf(s, "late_calls: %ld\n", atomic_long_read(&pvmap_pv.late_calls));
+	seq_printf(s, "late_wait_ms: %llu\n",
+		   div_u64(atomic64_read(&pvmap_pv.late_wait_ns), NSEC_PER_MSEC));
 	seq_printf(s, "dead_wait_ms: %llu\n",
 		   div_u64(atomic64_read(&pvmap_pv.dead_wait_ns), NSEC_PER_MSEC));
+	if (dead)
+		seq_printf(s, "why: the hypervisor %s\n", pvmap_pv.why);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pvmap_pv);
@@ -196,6 +255,8 @@ static const char *pvmap_pv_unusable(struct pci_dev *pdev)
 	struct pvmap_hv_header __iomem *hdr;
 	bool ours;
 
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz)
+		return "no TSC to time a call's wait with interrupts off";
 	if (pci_resource_len(pdev, 2) < 2 * PVMAP_HV_AREA_SIZE ||
 	    !(pci_resource_flags(pdev, 2) & IORESOURCE_MEM))
 		return "its BAR2 is no shared memory of a request area";
@@ -280,10 +341,9 @@ static struct pci_dev *pvmap_pv_find(void)
 }
 
 /*
- * Map the channel's doorbell and shared memory and allocate the queues, in
- * pvmap_pv, and check that the hypervisor serves every possible CPU. What
- * it set stays set on failure, for pvmap_pv_unmap(). Return: 0, or a
- * negative errno with *@why.
+ * Map the channel's doorbell and shared memory, in pvmap_pv, and check
+ * that the hypervisor serves every possible CPU. What it set stays set on
+ * failure, for pvmap_pv_unmap(). Return: 0, or a negative errno with *@why.
  */
 static int pvmap_pv_map(struct pci_dev *pdev, const char **why)
 {
@@ -293,8 +353,7 @@ static int pvmap_pv_map(struct pci_dev *pdev, const char **why)
 	/* ivshmem's shared memory is RAM on the host: mapped cacheable */
 	pvmap_pv.shm = memremap(pci_resource_start(pdev, 2), pci_resource_len(pdev, 2),
 				MEMREMAP_WB);
-	pvmap_pv.queues = alloc_percpu(struct pvmap_pv_queue);
-	if (!pvmap_pv.regs || !pvmap_pv.shm || !pvmap_pv.queues) {
+	if (!pvmap_pv.regs || !pvmap_pv.shm) {
 		*why = "out of memory or address space";
 		return -ENOMEM;
 	}
@@ -309,14 +368,84 @@ static int pvmap_pv_map(struct pci_dev *pdev, const char **why)
 	return 0;
 }
 
-/* What pvmap_pv_map() set, as far as it went. */
+/* What pvmap_pv_map() set of the device's, as far as it went. */
 static void pvmap_pv_unmap(struct pci_dev *pdev)
 {
-	free_percpu(pvmap_pv.queues);
 	if (pvmap_pv.shm)
 		memunmap(pvmap_pv.shm);
 	if (pvmap_pv.regs)
 		pci_iounmap(pdev, pvmap_pv.regs);
+	pvmap_pv.shm = NULL;
+	pvmap_pv.regs = NULL;
+}
+
+/* The module is going: the channel's device is unbound, not removed. */
+static bool pvmap_pv_exiting;
+
+/*
+ * Give the channel's device back: its BARs unmapped and released. The
+ * channel is dead first, and every section with interrupts off that may
+ * have seen it alive (the only ones that touch @regs and @shm) has ended
+ * before they go. The queues stay until the module goes: every update
+ * still passes through them, natively.
+ */
+static void pvmap_pv_release(struct pci_dev *pdev)
+{
+	WRITE_ONCE(pvmap_pv.dead, true);
+	synchronize_rcu();
+	pvmap_pv_unmap(pdev);
+	pci_release_region(pdev, 2);
+	pci_release_region(pdev, 0);
+	pci_disable_device(pdev);
+	WRITE_ONCE(pvmap_pv.pdev, NULL);
+	pci_dev_put(pdev);
+}
+
+/* Only the channel pvmap_pv_init() brought up: any other ivshmem is pvmap's to bind. */
+static int pvmap_pv_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	return pdev == pvmap_pv.pdev ? 0 : -ENODEV;
+}
+
+/* Unbound at unload, or removed (hot-unplugged, unbound by hand) under a live guest. */
+static void pvmap_pv_remove(struct pci_dev *pdev)
+{
+	if (!pvmap_pv_exiting)
+		pvmap_pv_died("went away (its channel's device was removed)");
+	pvmap_pv_release(pdev);
+}
+
+static const struct pci_device_id pvmap_pv_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1110) },
+	{ }
+};
+
+/*
+ * The doorbell, bound: its removal reaches pvmap_pv_remove() before the
+ * PCI core gives its BARs to anyone else.
+ */
+static struct pci_driver pvmap_pv_driver = {
+	.name = "pvmap-hv",
+	.id_table = pvmap_pv_ids,
+	.probe = pvmap_pv_probe,
+	.remove = pvmap_pv_remove,
+};
+
+/* Bind the channel's device to pvmap_pv_driver: 0, or a negative errno with *@why. */
+static int pvmap_pv_bind(struct pci_dev *pdev, const char **why)
+{
+	int ret = pci_register_driver(&pvmap_pv_driver);
+
+	if (ret) {
+		*why = "its driver cannot be registered";
+		return ret;
+	}
+	if (pdev->dev.driver != &pvmap_pv_driver.driver) {
+		pci_unregister_driver(&pvmap_pv_driver);
+		*why = "another driver holds it";
+		return -EBUSY;
+	}
+	return 0;
 }
 
 /*
@@ -350,10 +479,17 @@ int pvmap_pv_init(void)
 				    -EOPNOTSUPP);
 		goto err_put;
 	}
+	pvmap_pv.timeout_cycles = (u64)tsc_khz * PVMAP_PV_TIMEOUT_MS;
+	pvmap_pv.late_cycles = (u64)tsc_khz * PVMAP_PV_LATE_MS;
+	pvmap_pv.queues = alloc_percpu(struct pvmap_pv_queue);
+	if (!pvmap_pv.queues) {
+		ret = pvmap_pv_fail(pdev, "out of memory", -ENOMEM);
+		goto err_put;
+	}
 	ret = pci_enable_device(pdev);
 	if (ret) {
 		ret = pvmap_pv_fail(pdev, "cannot enable it", ret);
-		goto err_put;
+		goto err_free;
 	}
 	ret = pci_request_region(pdev, 0, "pvmap-hv");
 	if (ret) {
@@ -377,6 +513,11 @@ int pvmap_pv_init(void)
 				    ret);
 		goto err_unmap;
 	}
+	ret = pvmap_pv_bind(pdev, &why);
+	if (ret) {
+		ret = pvmap_pv_fail(pdev, why, ret);
+		goto err_unmap;
+	}
 	static_branch_enable(&pvmap_pv_on);
 	dev_info(&pdev->dev, "pvmap: PTE updates through the hypervisor (%u vCPUs served)\n",
 		 pvmap_pv.nr_vcpus);
@@ -390,6 +531,8 @@ err_release0:
 	pci_release_region(pdev, 0);
 err_disable:
 	pci_disable_device(pdev);
+err_free:
+	free_percpu(pvmap_pv.queues);
 err_put:
 	pci_dev_put(pdev);
 	memset(&pvmap_pv, 0, sizeof(pvmap_pv));
@@ -399,15 +542,13 @@ err_put:
 /* After every window is gone (and unregistered). */
 void pvmap_pv_exit(void)
 {
-	struct pci_dev *pdev = pvmap_pv.pdev;
-
-	if (!pdev)
+	if (!pvmap_pv.queues)
 		return;
+	/* its remove releases the device, unless a removal did already */
+	pvmap_pv_exiting = true;
+	pci_unregister_driver(&pvmap_pv_driver);
+	pvmap_pv_exiting = false;
 	static_branch_disable(&pvmap_pv_on);
-	pvmap_pv_unmap(pdev);
-	pci_release_region(pdev, 2);
-	pci_release_region(pdev, 0);
-	pci_disable_device(pdev);
-	pci_dev_put(pdev);
+	free_percpu(pvmap_pv.queues);
 	memset(&pvmap_pv, 0, sizeof(pvmap_pv));
 }

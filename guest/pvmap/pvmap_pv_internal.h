@@ -58,12 +58,20 @@ struct pvmap_pv_queue {
  * @regs: its BAR0 registers, the doorbell's
  * @shm: its BAR2 shared memory: pvmap-hv's header, then a request area per vCPU
  * @nr_vcpus: the vCPUs the hypervisor serves, as HELLO answered
- * @dead: the hypervisor stopped answering; for good
+ * @dead: the hypervisor stopped answering, answered late too often,
+ *	refused a clear, or its device went; for good. Read with interrupts
+ *	off before @regs or @shm is touched: the device's removal sets it,
+ *	then waits for every such section (pvmap_pv_release())
+ * @why: why it is dead, for debugfs
+ * @timeout_cycles: PVMAP_PV_TIMEOUT_MS in TSC cycles
+ * @late_cycles: PVMAP_PV_LATE_MS in TSC cycles
  * @queues: each CPU's queue
  * @calls: calls answered
  * @refusals: multicalls with a refused entry
  * @registered: PTEs registered with the hypervisor
+ * @late_calls: calls answered after PVMAP_PV_LATE_MS
  * @dead_wait_ns: spent waiting on calls never answered
+ * @late_wait_ns: spent waiting on calls answered late
  */
 struct pvmap_pv_channel {
 	struct pci_dev *pdev;
@@ -71,9 +79,11 @@ struct pvmap_pv_channel {
 	void *shm;
 	unsigned int nr_vcpus;
 	bool dead;
+	const char *why;
+	u64 timeout_cycles, late_cycles;
 	struct pvmap_pv_queue __percpu *queues;
-	atomic_long_t calls, refusals, registered;
-	atomic64_t dead_wait_ns;
+	atomic_long_t calls, refusals, registered, late_calls;
+	atomic64_t dead_wait_ns, late_wait_ns;
 };
 
 extern struct pvmap_pv_channel pvmap_pv;
@@ -93,5 +103,6 @@ static inline int pvmap_pv_errno(s64 result)
 }
 
 int pvmap_pv_call(struct pvmap_pv_queue *q, u32 op);
+void pvmap_pv_died(const char *why);
 
 #endif /* PVMAP_PV_INTERNAL_H */

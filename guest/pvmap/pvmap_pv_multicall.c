@@ -37,8 +37,10 @@
 /*
  * @q's requests, in order, natively: the hypervisor is dead. Interrupts are
  * off. The PTE layer's native primitives, as it would have run them itself.
+ * @clears_only: its clears and invalidations only, after the hypervisor
+ * refused a batch with a clear in it: the updates it refused stay undone.
  */
-static void pvmap_pv_native(struct pvmap_pv_queue *q)
+static void pvmap_pv_native(struct pvmap_pv_queue *q, bool clears_only)
 {
 	unsigned int i, j;
 
@@ -46,16 +48,27 @@ static void pvmap_pv_native(struct pvmap_pv_queue *q)
 		for (j = q->entry[i].first; j < q->entry[i].first + q->entry[i].count; j++) {
 			if (q->entry[i].op == __HYPERVISOR_mmu_update) {
 				/* a clear, as the layer's: the present half first under PAE */
-				if (q->upd[j].val)
-					pvmap_native_set_pte(q->ptep[j], __pte(q->upd[j].val));
-				else
+				if (!q->upd[j].val)
 					pvmap_native_clear_pte(0, q->ptep[j]);
+				else if (!clears_only)
+					pvmap_native_set_pte(q->ptep[j], __pte(q->upd[j].val));
 			} else {
 				/* the caller of _ALL flushes the other CPUs itself */
 				pvmap_native_flush_one(q->ext[j].arg1.linear_addr);
 			}
 		}
 	}
+}
+
+/* Whether @q clears a PTE. */
+static bool pvmap_pv_has_clear(const struct pvmap_pv_queue *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nupd; i++)
+		if (!q->upd[i].val)
+			return true;
+	return false;
 }
 
 /*
@@ -109,6 +122,8 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 		atomic_long_inc(&pvmap_pv.refusals);
 		if (!q->err)
 			q->err = ret;
+		if (pvmap_pv_has_clear(q))
+			goto refused_clear;
 	}
 	/*
 	 * The hypervisor has acknowledged them: now this vCPU's own TLB, with
@@ -120,8 +135,19 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 	}
 	goto empty;
 
+refused_clear:
+	/*
+	 * A clear refused, or a batch with one in it: the PTE would stay live
+	 * behind an unmap, and the slot be found live by its next map. The
+	 * guest clears it itself, and the hypervisor is done with: it no
+	 * longer owns what the guest writes.
+	 */
+	pvmap_pv_died("refused to clear a PTE");
+	WARN_ONCE(1, "pvmap: the hypervisor refused to clear a PTE (%d)\n", ret);
+	pvmap_pv_native(q, true);
+	goto empty;
 native:
-	pvmap_pv_native(q);
+	pvmap_pv_native(q, false);
 empty:
 	q->nupd = 0;
 	q->next = 0;

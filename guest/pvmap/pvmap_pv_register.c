@@ -27,12 +27,17 @@ static int pvmap_pv_register_op(unsigned long va, pte_t **ptes, u32 op, unsigned
 	int ret = 0;
 
 	/* a dead hypervisor owns nothing: the entries are the kernel's */
-	while (!ret && i < npages && !READ_ONCE(pvmap_pv.dead)) {
+	while (!ret && i < npages) {
 		struct pvmap_hv_request *req;
 		unsigned long flags;
 
 		n = min_t(unsigned int, npages - i, PVMAP_HV_REGISTER_MAX);
 		local_irq_save(flags);
+		/* here, interrupts off: a dead channel's shared memory may be gone */
+		if (READ_ONCE(pvmap_pv.dead)) {
+			local_irq_restore(flags);
+			break;
+		}
 		req = pvmap_pv_area(smp_processor_id());
 		req->data[0] = n;
 		for (j = 0; j < n; j++) {

@@ -35,6 +35,9 @@
  *                        with the call that wrote it
  *   check                compare the registered entries with their shadow
  *   audit                check the model's invariants (each entry valid)
+ *   garbage on|off       answer every request with garbage (a lying hypervisor)
+ *   late MS              serve every request MS ms late (0: on time; at most 10000)
+ *   refuse-clears on|off refuse every multicall that clears a PTE (-EPERM)
  *
  * One client at a time; --oneshot exits when it disconnects. Counts go to
  * stderr at exit. A controller that does not read its answers is not

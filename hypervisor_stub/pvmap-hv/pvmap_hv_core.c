@@ -49,6 +49,19 @@ struct pvmap_hv {
 	 * positive result and garbage in data[0].
 	 */
 	bool garbage;
+	/*
+	 * A slow hypervisor (control "late MS", for the guest's
+	 * pv_daemon_slow): each request taken is served @late_ms late;
+	 * @late_served counts them.
+	 */
+	unsigned int late_ms;
+	uint64_t late_served;
+	/*
+	 * One that refuses to clear (control "refuse-clears on", for the
+	 * guest's pv_refused_clear): a multicall with a clear in it is refused
+	 * whole, -EPERM, and none of it served.
+	 */
+	bool refuse_clears;
 	/* the request being served: a private copy, so the guest cannot change it meanwhile */
 	union {
 		struct pvmap_hv_request req;
@@ -295,6 +308,35 @@ static void log_entry(struct pvmap_hv *hv, unsigned int v, const uint64_t *a, un
 	}
 }
 
+/* Whether entry @i of the multicall @calls (this guest's ABI) clears a PTE. */
+static bool entry_clears(struct pvmap_hv *hv, void *calls, uint64_t i)
+{
+	uint64_t op, a0, count;
+
+	if (hv->abi == 32) {
+		struct pvstub_compat_multicall_entry *e = calls;
+
+		op = e[i].op;
+		a0 = e[i].args[0];
+		count = e[i].args[1];
+	} else {
+		struct multicall_entry *e = calls;
+
+		op = e[i].op;
+		a0 = e[i].args[0];
+		count = e[i].args[1];
+	}
+	if (op != __HYPERVISOR_mmu_update || count > PVMAP_HV_AREA_SIZE / sizeof(struct mmu_update))
+		return false;
+	for (uint64_t j = 0; j < count; j++) {
+		const struct mmu_update *u = guest_mem(hv, a0 + j * sizeof(*u), sizeof(*u));
+
+		if (u && !u->val)
+			return true;
+	}
+	return false;
+}
+
 static int do_multicall(struct pvmap_hv *hv, unsigned int v)
 {
 	uint64_t n = hv->copy.req.data[0], off = hv->copy.req.data[1];
@@ -307,6 +349,12 @@ static int do_multicall(struct pvmap_hv *hv, unsigned int v)
 		return -EINVAL;		/* no HELLO yet: the layout is unknown */
 	if (!calls)
 		return -EFAULT;
+	for (uint64_t i = 0; hv->refuse_clears && i < n; i++) {
+		if (entry_clears(hv, calls, i)) {
+			log_refusal(hv, v, __HYPERVISOR_multicall, (unsigned int)i, off, n, -EPERM);
+			return -EPERM;
+		}
+	}
 	hv->multicalls++;
 	if (hv->abi == 32) {
 		struct pvstub_compat_multicall_entry *e = calls;
@@ -419,6 +467,13 @@ int pvmap_hv_serve(struct pvmap_hv *hv, unsigned int vcpu, struct pvmap_hv_reque
 
 	memcpy(&hv->copy, area, sizeof(hv->copy));
 	hv->calls++;
+	if (hv->late_ms) {
+		struct timespec late = { hv->late_ms / 1000, (hv->late_ms % 1000) * 1000000L };
+
+		hv->late_served++;
+		while (nanosleep(&late, &late) && errno == EINTR)
+			;
+	}
 	/*
 	 * Before the call too: its updates may overwrite what the guest wrote
 	 * itself since the last one (a PTE it set behind our back, then asks
@@ -464,11 +519,11 @@ void pvmap_hv_print_counts(const struct pvmap_hv *hv, FILE *out)
 		" pte_writes=%" PRIu64 " invlpg=%" PRIu64 " tlb_flush=%" PRIu64
 		" refused=%" PRIu64 " violations=%" PRIu64 " shadow_mismatches=%" PRIu64
 		" registered=%u register_calls=%" PRIu64 " unknown=%" PRIu64 " tables=%" PRIu64
-		" violations_dropped=%" PRIu64 " abandoned=%" PRIu64 "\n",
+		" violations_dropped=%" PRIu64 " abandoned=%" PRIu64 " late_served=%" PRIu64 "\n",
 		hv->calls, hv->multicalls, c.multicall_entries, c.pte_writes, c.invlpg,
 		c.tlb_flush, c.refused, c.violations, c.shadow_mismatches,
 		hv->stub ? pvstub_registered(hv->stub) : 0, hv->registered_calls, hv->bad,
-		c.tables, c.violations_dropped, hv->abandoned);
+		c.tables, c.violations_dropped, hv->abandoned, hv->late_served);
 }
 
 void pvmap_hv_control(struct pvmap_hv *hv, const char *line, FILE *out)
@@ -509,6 +564,12 @@ void pvmap_hv_control(struct pvmap_hv *hv, const char *line, FILE *out)
 	} else if (!strcmp(line, "garbage on") || !strcmp(line, "garbage off")) {
 		hv->garbage = !strcmp(line, "garbage on");
 		fprintf(out, "ok garbage %s\n", hv->garbage ? "on" : "off");
+	} else if (sscanf(line, "late %llu", &a) == 1 && a <= 10000) {
+		hv->late_ms = (unsigned int)a;
+		fprintf(out, "ok late %u ms\n", hv->late_ms);
+	} else if (!strcmp(line, "refuse-clears on") || !strcmp(line, "refuse-clears off")) {
+		hv->refuse_clears = !strcmp(line, "refuse-clears on");
+		fprintf(out, "ok refuse-clears %s\n", hv->refuse_clears ? "on" : "off");
 	} else if (!strcmp(line, "audit")) {
 		unsigned int n = pvstub_audit(hv->stub, out);
 

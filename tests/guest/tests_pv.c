@@ -66,41 +66,65 @@ static bool doorbell_present(char *pci, size_t len)
 	return found;
 }
 
+static long ms_between(const struct timespec *t0, const struct timespec *t1)
+{
+	return (long)((t1->tv_sec - t0->tv_sec) * 1000 + (t1->tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/* A random MiB-aligned offset with room for @len, clear of the host's pattern. */
+static uint64_t pv_free_offset(struct device *d, uint64_t len)
+{
+	uint64_t off;
+
+	do
+		off = (random_u64() % (d->info.aperture_size / MIB - len / MIB)) * MIB;
+	while (hits_host_pattern(off, len));
+	return off;
+}
+
 /*
  * A MiB through the hypervisor at a random free offset (*@off), @tag's
  * handshake (the host stops or kills pvmap-hv), then the next MiB, whose
- * first call finds it gone: the channel must be dead, the vCPUs having
- * waited under 1 s for it in all (*@waited_ms).
+ * first page's call finds it gone (the host is told when that page is
+ * written: "pv-native"): the channel must be dead, the vCPUs having
+ * waited under 1 s for it in all (*@waited_ms), as the guest's clock has
+ * it too.
  */
 static int pv_write_across_loss(struct device *d, int fd, const char *tag, uint64_t *off,
 				uint64_t seed, long *waited_ms)
 {
-	struct timespec t0, t1;
+	struct timespec t0, t1, t2;
 	char text[512];
 	int ret;
 
-	do
-		*off = (random_u64() % (d->info.aperture_size / MIB - 2)) * MIB;
-	while (hits_host_pattern(*off, 2 * MIB));
+	*off = pv_free_offset(d, 2 * MIB);
 	ret = pwrite_pattern(fd, *off, MIB, seed, false);
 	if (!ret && !guest_host_sync(tag))
 		ret = fail("host did not answer %s", tag);
 	if (ret)
 		return ret;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = pwrite_pattern(fd, *off + MIB, MIB, seed + 1, false);
+	ret = pwrite_pattern(fd, *off + MIB, PAGE, seed + 1, false);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("# pvmap-host: pv-native ms=%ld\n", ms_between(&t0, &t1));
+	fflush(stdout);
+	if (!ret)
+		ret = pwrite_pattern(fd, *off + MIB, MIB, seed + 1, false);
+	clock_gettime(CLOCK_MONOTONIC, &t2);
 	if (ret)
 		return ret;
 	guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text));
 	*waited_ms = pv_stat("dead_wait_ms: ");
-	printf("# after %s: a 1 MiB PWRITE took %ld ms; pv: %s\n", tag,
-	       (long)((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000),
+	printf("# after %s: the first page took %ld ms, then the MiB %ld ms, by the guest's "
+	       "clock; pv: %s\n", tag, ms_between(&t0, &t1), ms_between(&t1, &t2),
 	       strchr(text, '\n') ? (*strchr(text, '\n') = '\0', text) : text);
 	if (!strstr(text, "channel: dead"))
 		return fail("the channel is not marked dead: %s", text);
 	if (*waited_ms < 0 || *waited_ms >= 1000)
 		return fail("the vCPUs waited %ld ms for the lost hypervisor", *waited_ms);
+	if (ms_between(&t0, &t1) >= 1000)
+		return fail("the first page after the loss took %ld ms by the guest's clock",
+			    ms_between(&t0, &t1));
 	return 0;
 }
 
@@ -437,5 +461,204 @@ PVMAP_TEST_ALONE(pv_daemon_stalled)
 	if (!ret)
 		printf("# waited %ld ms for the stopped hypervisor; its late return changed nothing\n",
 		       waited_ms);
+	return ret;
+}
+
+/* debugfs pvmap/pv in @text, each line a KTAP diagnostic */
+static void pv_print(const char *text)
+{
+	for (const char *line = text; *line; ) {
+		size_t n = strcspn(line, "\n");
+
+		printf("# pv: %.*s\n", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+}
+
+/* This guest's clocksource: "tsc", "hpet", "refined-jiffies"... */
+static void current_clocksource(char *name, size_t len)
+{
+	name[0] = '\0';
+	guest_read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			name, len);
+	name[strcspn(name, "\n")] = '\0';
+}
+
+/*
+ * pv_daemon_stalled on a guest whose clock is the tick (booted
+ * clocksource=refined-jiffies): a vCPU that spins with interrupts off
+ * stops that clock when it is the one that advances jiffies, so the
+ * channel's 250 ms are timed by the TSC instead. Native within 1 s of the
+ * stop by the guest's clock and by the host's (its host half times the
+ * stop to the first page written natively), not frozen until the daemon
+ * comes back. Alone (--only): the channel is dead after it.
+ */
+PVMAP_TEST_ALONE(pv_daemon_stalled_jiffies)
+{
+	char clock[64];
+	long waited_ms;
+	int ret;
+
+	current_clocksource(clock, sizeof(clock));
+	printf("# clocksource: %s\n", clock);
+	if (strcmp(clock, "refined-jiffies") && strcmp(clock, "jiffies"))
+		return fail("the guest runs on %s: boot it with clocksource=refined-jiffies", clock);
+	ret = pv_lose_hypervisor("pv-stop", continue_daemon, &waited_ms);
+	if (!ret)
+		printf("# on %s: waited %ld ms (by the TSC) for the stopped hypervisor\n", clock,
+		       waited_ms);
+	return ret;
+}
+
+/*
+ * A hypervisor that answers every call late, by less than the 250 ms a
+ * call waits (pvmap-hv's "late 100"): each answer is taken, but once late
+ * answers have cost a second of waiting in all the channel is dead and the
+ * rest is native, so a slow daemon costs a bounded time, not a bounded
+ * time per call. 4 MiB (128 multicalls) through it: the channel dead, and
+ * why; at most 1.5 s waited on late answers (the budget and one call);
+ * every byte right (the host checks the pattern, audits, and counts the
+ * requests it served late: about a tenth of them).
+ */
+PVMAP_TEST_ALONE(pv_daemon_slow)
+{
+	uint64_t off, seed = random_u64();
+	char text[512];
+	struct device *d;
+	long late_ms;
+	int fd = -1, ret;
+
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
+		return ret;
+	off = pv_free_offset(d, 4 * MIB);
+	if (!guest_host_sync("pv-slow"))
+		ret = fail("host did not make pvmap-hv slow");
+	if (!ret)
+		ret = pwrite_pattern(fd, off, 4 * MIB, seed, true);
+	guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text));
+	late_ms = pv_stat("late_wait_ms: ");
+	pv_print(text);
+	if (!ret && !strstr(text, "channel: dead"))
+		ret = fail("4 MiB through a hypervisor late on every call: the channel is still up");
+	if (!ret && !strstr(text, "answered late"))
+		ret = fail("the channel is dead, but not for its late answers");
+	if (!ret && (late_ms < 0 || late_ms > 1500))
+		ret = fail("%ld ms waited on late answers: more than the budget and one call",
+			   late_ms);
+	if (!guest_host_sync("pv-slow-done"))
+		ret = fail("host did not count");
+	if (!ret)
+		ret = pv_audit();
+	close(fd);
+	return ret;
+}
+
+/*
+ * A hypervisor that refuses to clear (pvmap-hv's "refuse-clears on"): the
+ * PTE would stay live behind the unmap, and the slot be found live by the
+ * next map, again and again. The guest clears it itself, ends the channel
+ * (one WARN), and every map after it works natively: a 1 MiB PWRITE reads
+ * back, the API's cases pass (a released slot faults), and the host's
+ * audit finds nothing stale.
+ */
+PVMAP_TEST_ALONE(pv_refused_clear)
+{
+	static const char *const cases[] = { "stale", "nested", "range16", "sleepable1m" };
+	uint64_t off, seed = random_u64();
+	char text[512];
+	struct device *d;
+	int fd = -1, ret;
+
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
+		return ret;
+	off = pv_free_offset(d, MIB);
+	if (!guest_host_sync("pv-refuse-clears"))
+		ret = fail("host did not make pvmap-hv refuse clears");
+	printf("# pvmap-host: expect-warnings 1\n");
+	if (!ret)
+		ret = pwrite_pattern(fd, off, MIB, seed, true);
+	guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text));
+	pv_print(text);
+	if (!ret && !strstr(text, "refused to clear a PTE"))
+		ret = fail("the channel is not dead for the refused clear");
+	for (size_t i = 0; !ret && i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pvmap_test_api req = { 0 };
+
+		strcpy(req.name, cases[i]);
+		if (guest_test(PVMAP_TEST_API, &req, d->info.aperture_base, d->info.aperture_size) ||
+		    req.h.status != PVMAP_TEST_PASS)
+			ret = fail("%s after the refused clear: %s", cases[i], req.h.msg);
+	}
+	if (!guest_host_sync("pv-refused"))
+		ret = fail("host did not check");
+	if (!ret)
+		ret = pv_audit();
+	close(fd);
+	return ret;
+}
+
+/* The driver pvmap's channel device @pci is bound to ("" for none). */
+static void pci_driver_of(const char *pci, char *name, size_t len)
+{
+	char path[300], link[300];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", pci);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	snprintf(name, len, "%s", strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+}
+
+/* Sleepable maps, then a reload of pvmap (now without a channel): all native. */
+static int after_removal(struct device *d)
+{
+	int ret = sleepable_after_kill(d);
+
+	if (!ret && pvmap_reload())
+		ret = -1;
+	if (!ret && pv_active())
+		ret = fail("a channel is up after its device was removed");
+	return ret;
+}
+
+/*
+ * The channel's device hot-unplugged under a live guest (QMP device_del
+ * of the ivshmem-doorbell): bound to pvmap's driver "pvmap-hv" before, its
+ * removal ends the channel there and then (said in the log), before the
+ * PCI core gives its BARs away; every map after is native: 2 MiB across
+ * the removal read back, sleepable maps work, pvmap reloads without it,
+ * and the host's audit finds nothing stale.
+ */
+PVMAP_TEST_ALONE(pv_doorbell_removed)
+{
+	char pci[256], driver[300];
+	uint64_t off, seed = random_u64();
+	struct device *d;
+	long waited_ms;
+	int fd = -1, ret;
+
+	if (!doorbell_present(pci, sizeof(pci)))
+		return fail("no ivshmem-doorbell in this guest");
+	pci_driver_of(pci, driver, sizeof(driver));
+	printf("# the channel %s is bound to \"%s\"\n", pci, driver);
+	if (strcmp(driver, "pvmap-hv"))
+		return fail("the channel's device %s is bound to \"%s\", not pvmap-hv", pci, driver);
+	ret = pv_open_aperture(&d, &fd);
+	if (ret)
+		return ret;
+	ret = pv_write_across_loss(d, fd, "pv-remove-doorbell", &off, seed, &waited_ms);
+	if (!ret && !guest_kmsg_has("its channel's device was removed"))
+		ret = fail("pvmap never said the channel's device was removed");
+	if (!ret && doorbell_present(pci, sizeof(pci)))
+		ret = fail("the doorbell %s is still there", pci);
+	if (!ret)
+		ret = pv_read_back(fd, off, seed);
+	close(fd);
+	if (!ret)
+		ret = after_removal(d);
+	if (!ret)
+		ret = pv_audit();
 	return ret;
 }

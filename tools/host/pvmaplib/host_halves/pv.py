@@ -3,8 +3,10 @@
 pvmap-hv's control socket (pvmaplib/hypervisor.py)."""
 
 import signal
+import threading
 import time
 
+from ..qmp import QMPError
 from . import HostHalf, host_half, kv
 from .actions import PatternHalf
 from .audit import Quiesced
@@ -197,3 +199,107 @@ class Unusable(HostHalf):
         self.check("pv_channel_untouched", not c.get("calls", 1) and not c.get("registered", 1),
                    f"pvmap-hv: {c.get('calls')} calls, {c.get('registered')} PTEs "
                    "registered: the guest runs natively")
+
+
+@host_half("pv_daemon_stalled_jiffies")
+class StalledJiffies(Stalled):
+    """pv_daemon_stalled on a guest whose clock is the tick: the guest must write
+    natively within 1 s of the stop by the host's clock too. A guest that stays
+    frozen gets its daemon back after FROZEN_S, so that the run ends with a verdict."""
+    label = "pv_daemon_stalled_jiffies_audit_clean"
+    FROZEN_S = 20
+
+    def sync_pv_stop(self):
+        super().sync_pv_stop()
+        self.stopped_at = time.monotonic()
+        self.rescue = threading.Timer(self.FROZEN_S, self.unfreeze)
+        self.rescue.start()
+
+    def unfreeze(self):
+        self.frozen = True
+        self.env.hv.proc.send_signal(signal.SIGCONT)
+
+    def line_pv_native(self, text):
+        self.rescue.cancel()
+        host_ms = (time.monotonic() - self.stopped_at) * 1000
+        frozen = getattr(self, "frozen", False)
+        self.check("pv_daemon_stalled_jiffies_native_in_1s", host_ms < 1000 and not frozen,
+                   f"the first page after the stop written {host_ms:.0f} ms after it by the "
+                   f"host's clock, {kv(text).get('ms')} ms by the guest's" +
+                   (f"; the guest stayed frozen until its daemon was continued after "
+                    f"{self.FROZEN_S} s" if frozen else ""))
+
+    def sync_pv_cont(self):
+        if getattr(self, "frozen", False):
+            self.check("pv_daemon_stalled_host", False, "the daemon was continued early "
+                       "to unfreeze the guest: its late service cannot be judged")
+            return
+        super().sync_pv_cont()
+
+    def finish(self):
+        if getattr(self, "rescue", None):
+            self.rescue.cancel()
+        super().finish()
+
+
+@host_half("pv_daemon_slow")
+class Slow(PatternHalf, Quiesced):
+    """pvmap-hv serves every request 100 ms late (under the guest's 250 ms timeout):
+    the guest must give it up once late answers cost it a second in all, so the
+    daemon serves about budget / lateness requests late, not every one of them."""
+    label = "pv_daemon_slow_audit_clean"
+    LATE_MS = 100
+    BUDGET_MS = 1000  # the guest's PVMAP_PV_LATE_BUDGET_MS
+
+    def sync_pv_slow(self):
+        answer = self.env.hv.control(f"late {self.LATE_MS}")
+        self.check("pv_daemon_slow_host", answer[-1].startswith("ok"), *answer)
+        self.start = time.monotonic()
+
+    def sync_pv_slow_done(self):
+        hv = self.env.hv
+        lose(hv)  # the guest's PTEs are its own from here
+        hv.control("late 0")
+        served = hv.lost.get("late_served", -1)
+        bound = self.BUDGET_MS // self.LATE_MS + self.env.args.smp + 1
+        self.check("pv_daemon_slow_bounded", 0 < served <= bound,
+                   f"pvmap-hv served {served} requests {self.LATE_MS} ms late before the "
+                   f"guest gave it up (at most {bound}: the guest's {self.BUDGET_MS} ms budget, "
+                   f"one call per vCPU in flight); the 4 MiB took "
+                   f"{time.monotonic() - self.start:.1f} s of host time")
+
+
+@host_half("pv_refused_clear")
+class RefusedClear(PatternHalf, Quiesced):
+    """pvmap-hv refuses every multicall that clears a PTE: it must have refused one,
+    and nothing the guest mapped may stay mapped (the audit)."""
+    label = "pv_refused_clear_audit_clean"
+
+    def sync_pv_refuse_clears(self):
+        answer = self.env.hv.control("refuse-clears on")
+        self.check("pv_refused_clear_host", answer[-1].startswith("ok"), *answer)
+
+    def sync_pv_refused(self):
+        hv = self.env.hv
+        lose(hv)
+        hv.control("refuse-clears off")
+        refused = [ln for ln in hv.control("refusals") if ln.startswith("refusal ")
+                   and "rc=-1" in ln]
+        self.check("pv_refused_clear_refused", len(refused) >= 1,
+                   f"pvmap-hv refused {len(refused)} multicall(s) with a clear", *refused[:3])
+
+
+@host_half("pv_doorbell_removed")
+class DoorbellRemoved(PatternHalf, Quiesced):
+    """device_del of the channel's ivshmem-doorbell under the live guest."""
+    label = "pv_doorbell_removed_audit_clean"
+
+    def sync_pv_remove_doorbell(self):
+        hv = self.env.hv
+        lose(hv)
+        try:
+            self.env.qmp.execute("device_del", id="pvhv")
+            self.env.qmp.wait_event("DEVICE_DELETED", timeout=60, device="pvhv")
+            self.check("pv_doorbell_removed_host", True, "device_del pvhv: DEVICE_DELETED")
+        except QMPError as e:
+            self.check("pv_doorbell_removed_host", False, str(e))
