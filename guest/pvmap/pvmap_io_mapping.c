@@ -68,6 +68,9 @@ static DEFINE_SPINLOCK(pvmap_whole_lock);	/* protects pvmap_whole_list */
  * struct pvmap_large_map - a sleepable map larger than a pool window
  * @window: a window of its own, created and destroyed with the map
  * @link: on pvmap_large_list
+ * @owner: the task that mapped it, the only one that unmaps it, as a pool
+ *	window's: the address of a map unmapped twice may be another
+ *	task's map by then
  *
  * Not ioremap_wc(): in 6.1 its __ioremap_caller() aligns the address with
  * PAGE_MASK, an unsigned long, which on i386 PAE drops every bit above
@@ -76,6 +79,7 @@ static DEFINE_SPINLOCK(pvmap_whole_lock);	/* protects pvmap_whole_list */
 struct pvmap_large_map {
 	struct pvmap_window window;
 	struct list_head link;
+	struct task_struct *owner;
 };
 
 static LIST_HEAD(pvmap_large_list);
@@ -353,6 +357,7 @@ static void __iomem *pvmap_large_map(u64 pfn, unsigned int npages, pgprot_t prot
 	preempt_enable();
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 
+	lm->owner = current;
 	mutex_lock(&pvmap_large_lock);
 	list_add(&lm->link, &pvmap_large_list);
 	mutex_unlock(&pvmap_large_lock);
@@ -363,16 +368,24 @@ static void __iomem *pvmap_large_map(u64 pfn, unsigned int npages, pgprot_t prot
 static bool pvmap_large_unmap(unsigned long va)
 {
 	struct pvmap_large_map *lm, *found = NULL;
+	bool foreign = false;
 
 	mutex_lock(&pvmap_large_lock);
 	list_for_each_entry(lm, &pvmap_large_list, link) {
 		if (lm->window.va == va) {
-			list_del(&lm->link);
-			found = lm;
+			foreign = lm->owner != current;
+			if (!foreign) {
+				list_del(&lm->link);
+				found = lm;
+			}
 			break;
 		}
 	}
 	mutex_unlock(&pvmap_large_lock);
+	if (WARN(foreign, "pvmap: unmap of a sleepable map another task mapped\n")) {
+		pvmap_count(PVMAP_CNT_MISUSE);
+		return true;
+	}
 	if (!found)
 		return false;
 

@@ -7,8 +7,10 @@
  * writes to the aperture of its context: not one whose contents matter.
  */
 
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/io.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -144,6 +146,85 @@ static int api_sleepable(struct pvmap_test_ctx *ctx, unsigned int len)
 	if (ctx->slots && len <= PVMAP_POOL_WINDOW_SIZE && !pvmap_test_faults(vaddr))
 		return test_fail(ctx, "the pool window is reachable after unmap");
 	return test_pass(ctx, "%u bytes at %#llx", len, offset);
+}
+
+/* A sleepable map made and unmapped by a thread of its own (pool_owner_large_maps). */
+struct owned_map {
+	struct pvmap_io_mapping *m;
+	u64 offset;
+	unsigned int len;
+	void __iomem *vaddr;
+	struct completion mapped, unmap, done;
+};
+
+static int owned_map_thread(void *arg)
+{
+	struct owned_map *o = arg;
+
+	o->vaddr = pvmap_io_mapping_map_wc(o->m, o->offset, o->len);
+	complete(&o->mapped);
+	wait_for_completion(&o->unmap);
+	if (o->vaddr)
+		pvmap_io_mapping_unmap(o->vaddr);
+	complete(&o->done);	/* the last touch of @o */
+	return 0;
+}
+
+/*
+ * Another task's sleepable map of @len bytes, which this one unmaps: refused
+ * with one WARN, the map still live; then its owner's unmap. Return: what
+ * went wrong, or NULL.
+ */
+static const char *foreign_unmap(struct pvmap_test_ctx *ctx, unsigned int len)
+{
+	struct owned_map o = {
+		.m = ctx->m, .offset = pvmap_test_random_offset(ctx, len >> PAGE_SHIFT), .len = len,
+	};
+	struct task_struct *t;
+	const char *bad = NULL;
+
+	init_completion(&o.mapped);
+	init_completion(&o.unmap);
+	init_completion(&o.done);
+	t = kthread_run(owned_map_thread, &o, "pvmap-owner");
+	if (IS_ERR(t))
+		return "cannot start a thread";
+	wait_for_completion(&o.mapped);
+	if (!o.vaddr) {
+		bad = "the other task's map returned NULL";
+	} else {
+		pvmap_io_mapping_unmap(o.vaddr);	/* not this task's: refused */
+		ctx->warns++;
+		if (pvmap_test_faults(o.vaddr))
+			bad = "this task's unmap cleared another task's map";
+	}
+	complete(&o.unmap);
+	wait_for_completion(&o.done);
+	if (!bad && len <= PVMAP_POOL_WINDOW_SIZE && !pvmap_test_faults(o.vaddr))
+		bad = "the owner's unmap left the pool window reachable";
+	return bad;
+}
+
+/*
+ * Only the task that made a sleepable map unmaps it, a pooled window (64
+ * KiB) and a window of its own (1 MiB) alike: a second unmap of an address
+ * from a task whose map is gone must not clear another task's map there.
+ */
+static int api_pool_owner_large_maps(struct pvmap_test_ctx *ctx, unsigned int unused)
+{
+	static const unsigned int lens[] = { PVMAP_POOL_WINDOW_SIZE, SZ_1M };
+	const char *bad;
+	size_t i;
+
+	if (!ctx->slots)
+		return test_skip(ctx, "whole-aperture mapping: a sleepable map is an address");
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		bad = foreign_unmap(ctx, lens[i]);
+		if (bad)
+			return test_fail(ctx, "%u bytes: %s", lens[i], bad);
+	}
+	return test_pass(ctx, "another task's unmap refused, pooled and large: %u WARNs",
+			 ctx->warns);
 }
 
 /* Preemption and page-fault nesting of this task, as a map or unmap leaves them. */
@@ -394,6 +475,7 @@ const struct pvmap_api_case pvmap_api_cases[] = {
 	{ "sleepable64k", api_sleepable, PVMAP_POOL_WINDOW_SIZE },
 	{ "sleepable1m", api_sleepable, SZ_1M },
 	{ "misuse", api_misuse },
+	{ "pool_owner_large_maps", api_pool_owner_large_maps },
 	{}
 };
 EXPORT_SYMBOL_NS_GPL(pvmap_api_cases, PVMAP_TEST);
