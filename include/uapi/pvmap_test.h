@@ -148,12 +148,16 @@ struct pvmap_test_pattern {
 	__u64 bad;			/* out: aperture offset of the first wrong byte */
 };
 
-/* IRQ_LOAD: atomic maps from hardirq and softirq on every CPU for msecs. */
+/*
+ * IRQ_LOAD: atomic maps from hardirq and softirq on every CPU, until each
+ * CPU has made @maps of each kind; failed when that takes over @msecs.
+ */
 struct pvmap_test_irq_load {
 	struct pvmap_test_head h;
-	__u64 offset, npages, msecs, seed;		/* in */
+	__u64 offset, npages, maps, seed;		/* in */
+	__u64 msecs;					/* in: the bound; out: time taken */
 	__u64 hardirq, softirq, wrong, refused;		/* out: maps, all CPUs */
-	__u64 hardirq_hz, softirq_hz;			/* out: the slowest CPU's rates */
+	__u64 hardirq_min, softirq_min;			/* out: the fewest of one CPU */
 	__u32 cpus;
 	__u32 pad;
 };
