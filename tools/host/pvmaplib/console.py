@@ -52,6 +52,21 @@ def splats(lines):
     return found
 
 
+_CLOCKSOURCE = re.compile(r"clocksource: Switched to clocksource (\S+)")
+# The tick's own clocks: timers then run off the tick, and a vCPU spinning with
+# interrupts off stops time when it is the one that advances jiffies.
+TICK_CLOCKSOURCES = ("jiffies", "refined-jiffies")
+
+
+def final_clocksource(lines):
+    """The clocksource the guest's kernel ended on: the last it switched to
+    (under load TCG can make the TSC look unstable, and the watchdog then
+    switches to the next best), or "jiffies" when it never switched from its
+    boot default."""
+    found = [m.group(1) for m in map(_CLOCKSOURCE.search, lines) if m]
+    return found[-1] if found else "jiffies"
+
+
 _INIT_STARTED = re.compile(r"Run \S+ as init process|^[^\[]")
 
 
