@@ -10,13 +10,15 @@ one reply line "ID RC BASE64-OUTPUT". The serial console goes to a log file.
 """
 
 import base64
-import gzip
+import binascii
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
 import time
+import zlib
 
 from . import guests
 from . import qmp as qmplib
@@ -64,6 +66,47 @@ XORG_MODE = (1024, 768)
 
 class VMError(Exception):
     """The VM did not boot, did not answer, or its disk could not be read."""
+
+
+# What the host reads of the VM, bounded: the VM is the guest, whatever runs in it
+# may send anything. One reply line of the agent (ID RC BASE64-OUTPUT) is at most
+# AGENT_REPLY_MAX bytes and must come before the request's deadline, however fast
+# the VM keeps sending; a file fetched (VM.fetch) at most its max_size bytes once
+# gunzipped, in FETCH_CHUNK pieces, each gunzipped with a cap.
+AGENT_REPLY_MAX = 64 << 20
+FETCH_MAX = 16 << 20  # a screenshot (xwd: 3 MiB at 1024x768)
+FETCH_CHUNK = 8 << 20
+
+
+def reply_limit(size):
+    """The longest agent reply that can carry @size bytes gzipped and base64-encoded
+    twice (by the script, then by the agent): gzip's stored blocks, headers, a margin."""
+    gz = size + size // 1000 + 4096
+    b64 = 4 * (gz // 3 + 1)
+    return 4 * (b64 // 3 + 1) + 64
+
+
+def gunzip_bounded(data, max_size, what):
+    """@data gunzipped, refused (VMError) past @max_size bytes: decompressed a piece
+    at a time, never more than max_size + 1 bytes held, so a gzip bomb costs
+    nothing; a stream cut short or followed by anything is refused too."""
+    d = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    out = bytearray()
+    pending = data
+    try:
+        while not d.eof:
+            piece = d.decompress(pending, max_size + 1 - len(out))
+            out += piece
+            if len(out) > max_size:
+                raise VMError(f"{what}: more than {max_size} bytes once gunzipped: refused")
+            pending = d.unconsumed_tail
+            if not piece and not pending:
+                break
+    except zlib.error as e:
+        raise VMError(f"{what}: not gzip data ({e})") from None
+    if not d.eof or d.unused_data:
+        raise VMError(f"{what}: the gzip stream is cut short or followed by other data")
+    return bytes(out)
 
 
 def debugfs(image, request):
@@ -139,7 +182,8 @@ class VM:
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.proc = None
         self.agent = None
-        self.buf = b""
+        self.buf = bytearray()
+        self.scanned = 0  # how much of buf has no newline
         self.seq = 0
         self.boots = 0
         self.console = None
@@ -254,46 +298,81 @@ class VM:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.connect(self.agent_path)
         self.agent = sock
-        self.buf = b""
+        self.buf = bytearray()
+        self.scanned = 0
 
     def _disconnect(self):
         if self.agent:
             self.agent.close()
             self.agent = None
 
-    def run(self, script, timeout=600):
-        """Run @script with bash in the VM as root; return (rc, output)."""
+    def _line(self, deadline, limit, what):
+        """The agent's next line, without its newline: VMError past @deadline
+        (time.monotonic()), however fast the VM sends, or past @limit bytes
+        (socket.timeout at the deadline)."""
+        while True:
+            if time.monotonic() > deadline:  # lines that keep coming do not extend it
+                raise socket.timeout()
+            nl = self.buf.find(b"\n", self.scanned)
+            if nl >= 0:
+                line = bytes(self.buf[:nl])
+                del self.buf[:nl + 1]
+                self.scanned = 0
+                return line
+            self.scanned = len(self.buf)
+            if len(self.buf) > limit:
+                # the rest of that line would read as the next reply: drop the connection
+                self._disconnect()
+                raise VMError(f"the agent's reply is longer than {limit} bytes: refused ({what})")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout()
+            self.agent.settimeout(left)
+            chunk = self.agent.recv(min(1 << 20, limit + 1 - len(self.buf)))
+            if not chunk:
+                raise VMError("the agent closed the connection")
+            self.buf += chunk
+
+    def _request(self, script, timeout, limit):
+        """Run @script with bash in the VM as root: (rc, output bytes). The whole
+        exchange within @timeout seconds (a deadline, not a time per read); a
+        reply line longer than @limit bytes is refused."""
         if not self.agent:
             raise VMError("not connected to the agent")
         self.seq += 1
         ident = f"r{self.seq}"
-        self.agent.settimeout(timeout)
+        what = script[:80]
+        deadline = time.monotonic() + timeout
         try:
             # pipefail: a pipeline's failure is the script's (gzip | base64 of a missing file)
             body = base64.b64encode(b"set -o pipefail\n" + script.encode()).decode()
+            self.agent.settimeout(max(0.001, deadline - time.monotonic()))
             self.agent.sendall(f"{ident} {body}\n".encode())
-            deadline = time.monotonic() + timeout
             while True:
-                while b"\n" not in self.buf:
-                    self.agent.settimeout(max(0.1, deadline - time.monotonic()))
-                    chunk = self.agent.recv(1 << 20)
-                    if not chunk:
-                        raise VMError("the agent closed the connection")
-                    self.buf += chunk
-                line, self.buf = self.buf.split(b"\n", 1)
-                fields = line.decode(errors="replace").split(" ")
-                if fields[0] != ident:
+                fields = self._line(deadline, limit, what).split(b" ")
+                if fields[0] != ident.encode():
                     continue  # a reply to a request given up on
-                out = base64.b64decode(fields[2]) if len(fields) > 2 else b""
-                return int(fields[1]), out.decode(errors="replace")
+                if len(fields) not in (2, 3) or not fields[1].isdigit():
+                    raise VMError(f"a malformed reply from the agent to: {what}")
+                try:
+                    out = base64.b64decode(fields[2], validate=True) if len(fields) > 2 else b""
+                except binascii.Error:
+                    raise VMError(f"a malformed reply from the agent to: {what}") from None
+                return int(fields[1]), out
         except socket.timeout:
-            raise VMError(f"no reply in {timeout} s to: {script[:80]}") from None
+            raise VMError(f"no reply in {timeout} s to: {what}") from None
         except OSError as e:
             raise VMError(f"agent: {e}") from e
 
-    def check(self, script, timeout=600):
+    def run(self, script, timeout=600, limit=AGENT_REPLY_MAX):
+        """Run @script with bash in the VM as root; return (rc, output): within
+        @timeout seconds, its reply at most @limit bytes (VMError otherwise)."""
+        rc, out = self._request(script, timeout, limit)
+        return rc, out.decode(errors="replace")
+
+    def check(self, script, timeout=600, limit=AGENT_REPLY_MAX):
         """run(), raising VMError unless the script exits 0; returns its output."""
-        rc, out = self.run(script, timeout)
+        rc, out = self.run(script, timeout, limit)
         if rc != 0:
             raise VMError(f"exit {rc}: {script[:120]}\n{out[-2000:]}")
         return out
@@ -368,7 +447,33 @@ DISPLAY=:1 xwd -root -silent -out /root/root.xwd
             q.execute("screendump", filename=path, device=SECONDARY_VGA_ID)
         return screen.read_ppm(path)
 
-    def fetch(self, path):
-        """A file of the VM's, through the agent (gzip, base64)."""
-        out = self.check(f"gzip -c {path} | base64 -w0", timeout=300)
-        return gzip.decompress(base64.b64decode(out))
+    def fetch(self, path, max_size=FETCH_MAX, timeout=300):
+        """A file of the VM's, through the agent (gzip, base64), FETCH_CHUNK bytes
+        a request: VMError when it is (or turns out, whatever the VM says its size
+        is) larger than @max_size bytes, each piece refused past what was asked."""
+        q = shlex.quote(path)
+        size = self.check(f"stat -L -c %s -- {q}", timeout=60, limit=4096).strip()
+        if not size.isdigit():
+            raise VMError(f"fetch {path}: the VM says its size is {size[:40]!r}")
+        if int(size) > max_size:
+            raise VMError(f"fetch {path}: {size} bytes, more than {max_size}: refused")
+        size = int(size)
+        out = bytearray()
+        for k in range(0, max(1, -(-size // FETCH_CHUNK))):
+            want = min(FETCH_CHUNK, size - len(out))  # never more than the VM said
+            rc, text = self._request(
+                f"dd if={q} bs={FETCH_CHUNK} skip={k} count=1 iflag=fullblock status=none | "
+                "gzip -c | base64 -w0", timeout, reply_limit(want))
+            if rc != 0:
+                raise VMError(f"fetch {path}: exit {rc}: {text[-500:].decode(errors='replace')}")
+            try:
+                gz = base64.b64decode(text.strip(), validate=True)
+            except binascii.Error:
+                raise VMError(f"fetch {path}: not base64") from None
+            piece = gunzip_bounded(gz, want, f"fetch {path}")
+            out += piece
+            if len(piece) < want:
+                break
+        if len(out) != size:
+            raise VMError(f"fetch {path}: {len(out)} bytes read, the VM said {size}")
+        return bytes(out)

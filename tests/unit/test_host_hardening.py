@@ -1,0 +1,263 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The host tools against what a guest, a VM or another local user controls. KTAP.
+
+The host runs as root; these are the places where something it does not
+control reaches it (issue 41's review), each driven by a fake peer, with
+no guest booted:
+
+vm_agent_flood: a VM whose agent never ends its reply line, or keeps
+  sending replies to other requests, does not hold the host past the
+  request's deadline nor make it read more than AGENT_REPLY_MAX bytes.
+vm_fetch_bomb: VM.fetch() of a gzip bomb (512 MiB of zeros, 500 KiB sent)
+  is refused without the host holding more than the size it allows.
+
+  test_host_hardening.py [--only NAME]...
+"""
+
+import argparse
+import base64
+import os
+import socket
+import sys
+import threading
+import time
+import tracemalloc
+import zlib
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "tools", "host"))
+from audit_harness import Checks  # noqa: E402
+from pvmaplib import ktap  # noqa: E402
+from pvmaplib import vm as vmlib  # noqa: E402
+
+MiB = 1 << 20
+
+
+# --- a fake VM agent ------------------------------------------------------------------
+
+class FakeAgent:
+    """The VM's end of the agent's socket (a socketpair), answering each request
+    line "ID BASE64-SCRIPT" with what @answer(script) returns: bytes to send as
+    they are, or (rc, output) for a well-formed reply line."""
+
+    def __init__(self, answer):
+        self.host, self.peer = socket.socketpair()
+        self.answer = answer
+        self.sent = 0
+        self.scripts = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def vm(self):
+        """A VM object talking to this agent (no QEMU, no disk)."""
+        vm = vmlib.VM.__new__(vmlib.VM)
+        vm.agent, vm.seq, vm.proc = self.host, 0, None
+        vm.buf = bytearray() if hasattr(vmlib, "AGENT_REPLY_MAX") else b""
+        vm.scanned = 0
+        return vm
+
+    def send(self, data):
+        try:
+            self.peer.sendall(data)
+            self.sent += len(data)
+            return True
+        except OSError:  # the host gave up and closed its end
+            return False
+
+    def serve(self):
+        buf = b""
+        try:
+            while not self.stop.is_set():
+                while b"\n" not in buf:
+                    chunk = self.peer.recv(65536)
+                    if not chunk:
+                        return
+                    buf += chunk
+                line, buf = buf.split(b"\n", 1)
+                ident, body = line.decode().split(" ", 1)
+                script = base64.b64decode(body).decode()
+                self.scripts.append(script)
+                reply = self.answer(self, ident, script)
+                if isinstance(reply, tuple):
+                    rc, out = reply
+                    reply = f"{ident} {rc} ".encode() + base64.b64encode(out) + b"\n"
+                if reply is not None and not self.send(reply):
+                    return
+        except Exception:  # noqa: BLE001 -- a broken fake ends the connection, never hangs
+            self.peer.close()
+
+    def close(self):
+        self.stop.set()
+        for s in (self.host, self.peer):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+        self.thread.join(timeout=30)
+
+
+def bounded_flood(agent, chunk, total, seconds):
+    """Send @chunk until @total bytes or @seconds have gone, or the host closes."""
+    end = time.monotonic() + seconds
+    while agent.sent < total and time.monotonic() < end and not agent.stop.is_set():
+        if not agent.send(chunk):
+            return False
+    return True
+
+
+# --- vm_agent_flood --------------------------------------------------------------------
+
+def test_agent_flood(c):
+    """A reply line that never ends, and replies to other requests that never stop."""
+    limit = getattr(vmlib, "AGENT_REPLY_MAX", 64 * MiB)
+    # 1. one line without an end: refused once it is longer than the limit
+    total = 4 * limit
+    agent = FakeAgent(lambda a, ident, script:
+                      bounded_flood(a, ident.encode() + b" 0 " + b"QUFB" * 65536, total, 120)
+                      and None)
+    vm = agent.vm()
+    start = time.monotonic()
+    try:
+        vm.run("cat /dev/zero | base64 -w0", timeout=300)
+        err = None
+    except vmlib.VMError as e:
+        err = str(e)
+    took = time.monotonic() - start
+    agent.close()
+    c.check("an endless reply line is refused", err is not None,
+            "run() returned, as if the line had ended")
+    c.check("the host stops reading near the limit", agent.sent < limit + 16 * MiB,
+            f"the VM sent {agent.sent >> 20} MiB before the host stopped reading "
+            f"(limit {limit >> 20} MiB, the flood {total >> 20} MiB)")
+    c.notes.append(f"endless line: {err!r} after {took:.1f} s, {agent.sent >> 20} MiB sent")
+
+    # 2. complete lines, each a reply to some other request, for 30 s: the request's
+    # deadline (2 s) ends it while the VM still sends
+    flooding = threading.Event()
+
+    def others(a, ident, script):
+        flooding.set()
+        bounded_flood(a, b"x1 0 \n" * 8192, 1 << 40, 30)
+        flooding.clear()
+
+    agent = FakeAgent(others)
+    vm = agent.vm()
+    start = time.monotonic()
+    try:
+        vm.run("true", timeout=2)
+        err = None
+    except vmlib.VMError as e:
+        err = str(e)
+    still = flooding.is_set()
+    took = time.monotonic() - start
+    agent.close()
+    c.check("replies to other requests do not extend the deadline",
+            err is not None and "no reply in 2 s" in err and still,
+            f"run(timeout=2): {err!r} after {took:.1f} s, the VM "
+            f"{'still' if still else 'no longer'} sending")
+    c.notes.append(f"other requests' replies: {err!r} after {took:.1f} s, the VM "
+                   f"{'still' if still else 'no longer'} sending ({agent.sent >> 20} MiB sent)")
+
+
+# --- vm_fetch_bomb ---------------------------------------------------------------------
+
+def gzip_of_zeros(size):
+    z = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = bytes(MiB)
+    parts = [z.compress(block) for _ in range(size // MiB)]
+    parts.append(z.flush())
+    return b"".join(parts)
+
+
+def test_fetch_bomb(c):
+    """fetch() of 512 MiB of zeros gzipped (about 500 KiB on the wire): refused, the
+    host never holding more than the sizes it allows."""
+    bomb = gzip_of_zeros(512 * MiB)
+    small = 1 * MiB  # what the VM says the file is
+
+    def answer(a, ident, script):
+        if "stat " in script:
+            return 0, f"{small}\n".encode()
+        return 0, base64.b64encode(bomb)  # the script's output: base64 of the gzip
+
+    agent = FakeAgent(answer)
+    vm = agent.vm()
+    tracemalloc.start()
+    try:
+        data = vm.fetch("/root/root.xwd")
+        err = None
+    except vmlib.VMError as e:
+        data, err = None, str(e)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    agent.close()
+    c.check("the bomb is refused", err is not None and data is None,
+            f"fetch() returned {len(data) if data is not None else 0} bytes")
+    c.check("the host held no more than the bounds allow", peak < 64 * MiB,
+            f"peak {peak >> 20} MiB allocated by Python during fetch()")
+    c.notes.append(f"{len(bomb) >> 10} KiB of gzip for 512 MiB: {err!r}; "
+                   f"peak {peak >> 20} MiB")
+
+    # the VM says the file is larger than allowed: nothing is transferred
+    big = FakeAgent(lambda a, ident, script: (0, b"2147483648\n") if "stat " in script
+                    else (0, base64.b64encode(bomb)))
+    vm = big.vm()
+    try:
+        vm.fetch("/vmlinuz")
+        err = None
+    except vmlib.VMError as e:
+        err = str(e)
+    big.close()
+    c.check("a file larger than allowed is refused before it is sent",
+            err is not None and len(big.scripts) == 1, f"{err!r}, {len(big.scripts)} requests")
+
+    # an honest file still comes through, in pieces
+    body = os.urandom(9 * MiB + 123)
+
+    def honest(a, ident, script):
+        if "stat " in script:
+            return 0, f"{len(body)}\n".encode()
+        k = int(script.split("skip=")[1].split()[0])
+        piece = body[k * vmlib.FETCH_CHUNK:(k + 1) * vmlib.FETCH_CHUNK]
+        z = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        return 0, base64.b64encode(z.compress(piece) + z.flush())
+
+    agent = FakeAgent(honest)
+    vm = agent.vm()
+    try:
+        got = vm.fetch("/boot/vmlinuz-x", max_size=16 * MiB)
+    except vmlib.VMError as e:
+        got = str(e).encode()
+    agent.close()
+    c.check("a file within the bound is fetched whole", got == body,
+            f"{len(got)} bytes, want {len(body)}")
+
+
+TESTS = [("vm_agent_flood", test_agent_flood),
+         ("vm_fetch_bomb", test_fetch_bomb)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", action="append", help="run only this test (repeatable)")
+    args = ap.parse_args()
+    w = ktap.Writer("host-hardening")
+    for name, fn in TESTS:
+        if args.only and name not in args.only:
+            continue
+        c = Checks()
+        try:
+            fn(c)
+        except Exception as e:  # noqa: BLE001 -- a test that breaks is a failure, never a pass
+            c.failed.append(f"FAILED: {type(e).__name__}: {e}")
+        w.add(name, not c.failed, *c.failed, *c.notes)
+    lines = w.lines()
+    print("\n".join(lines), flush=True)
+    return 0 if all(ok for ok, _, _ in w.results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
