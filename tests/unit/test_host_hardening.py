@@ -6,6 +6,12 @@ The host runs as root; these are the places where something it does not
 control reaches it (issue 41's review), each driven by a fake peer, with
 no guest booted:
 
+run_guest_shm_symlink: run-guest's guest-memory files (the aperture's
+  backing file, --pv's guest RAM), which QEMU fills, are made in a
+  directory of the run's own under /dev/shm, never at a name another user
+  could predict, never through a symbolic link: links planted at the old
+  names (/dev/shm/pvmap-PID-ARCH-ivshmem, -ram) are neither followed nor
+  truncated. run-guest runs in this process, its boot replaced.
 vm_agent_flood: a VM whose agent never ends its reply line, or keeps
   sending replies to other requests, does not hold the host past the
   request's deadline nor make it read more than AGENT_REPLY_MAX bytes.
@@ -17,9 +23,13 @@ vm_fetch_bomb: VM.fetch() of a gzip bomb (512 MiB of zeros, 500 KiB sent)
 
 import argparse
 import base64
+import importlib.machinery
+import importlib.util
 import os
 import socket
+import stat
 import sys
+import tempfile
 import threading
 import time
 import tracemalloc
@@ -106,6 +116,126 @@ def bounded_flood(agent, chunk, total, seconds):
         if not agent.send(chunk):
             return False
     return True
+
+
+# --- run_guest_shm_symlink -------------------------------------------------------------
+
+def load_run_guest():
+    path = os.path.join(TOP, "tools", "host", "run-guest")
+    loader = importlib.machinery.SourceFileLoader("run_guest", path)
+    spec = importlib.util.spec_from_loader("run_guest", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def test_shm_symlink(c):
+    """Links at the names an attacker could predict, to a file of the victim's; then
+    run-guest --pv as make check runs it, up to QEMU (not started)."""
+    need = [os.path.join(TOP, "build", "host", p) for p in ("pvmap-hv", "pvmap-pattern")]
+    missing = [p for p in need if not os.access(p, os.X_OK)]
+    if not c.check("the host tools are built", not missing, f"missing {missing}: make host"):
+        return
+    rg = load_run_guest()
+    pid = os.getpid()  # run-guest runs in this process
+    old_names = [f"/dev/shm/pvmap-{pid}-i386-ivshmem", f"/dev/shm/pvmap-{pid}-ram"]
+    seen = {}
+
+    def fake_boot(run, cmd):
+        """What QEMU would be given, looked at instead of booting."""
+        seen["cmd"] = cmd
+        for what, path in (("aperture", run.shm), ("ram", run.hv.ram if run.hv else None)):
+            if path:
+                st = os.lstat(path)
+                d = os.lstat(os.path.dirname(path))
+                seen[what] = (path, stat.S_ISREG(st.st_mode), stat.S_IMODE(st.st_mode),
+                              st.st_size, stat.S_ISDIR(d.st_mode), stat.S_IMODE(d.st_mode),
+                              d.st_uid)
+        return rg.EXIT_PASS
+
+    with tempfile.TemporaryDirectory(prefix="pvmap-victim-") as victim_dir:
+        victims = {}
+        for name in old_names:
+            victim = os.path.join(victim_dir, os.path.basename(name) + ".victim")
+            with open(victim, "wb") as f:
+                f.write(b"the victim's file\n")
+            victims[name] = victim
+            if os.path.lexists(name):
+                os.unlink(name)
+            os.symlink(victim, name)
+        saved = (rg.guests.kernel_dir, rg.Run.boot, rg.Run.report, sys.argv)
+        rg.guests.kernel_dir = lambda kernel: victim_dir
+        rg.Run.boot = fake_boot
+        rg.Run.report = lambda run, status: 0 if status == rg.EXIT_PASS else 1
+        sys.argv = ["run-guest", "--arch", "i386", "--pv", "--memory", "16M",
+                    "--ivshmem-size", "1M", "--vga-mb", "0", "--qxl-mb", "0",
+                    "--log", os.path.join(victim_dir, "guest.log")]
+        try:
+            rc = rg.main()
+        finally:
+            rg.guests.kernel_dir, rg.Run.boot, rg.Run.report, sys.argv = saved
+        try:
+            for name, victim in victims.items():
+                with open(victim, "rb") as f:
+                    body = f.read()
+                c.check(f"{os.path.basename(name)}'s target untouched",
+                        body == b"the victim's file\n",
+                        f"the link's target now holds {len(body)} bytes: run-guest followed it")
+                c.check(f"the link {name} left alone", os.path.islink(name),
+                        "run-guest removed or replaced it")
+        finally:
+            for name in old_names:
+                if os.path.islink(name):
+                    os.unlink(name)
+    c.check("run-guest reached QEMU's start", rc == 0 and "aperture" in seen and "ram" in seen,
+            f"exit {rc}; {sorted(seen)}")
+    for what in ("aperture", "ram"):
+        if what not in seen:
+            continue
+        path, regular, mode, size, in_dir, dmode, duid = seen[what]
+        parent = os.path.dirname(path)
+        c.check(f"the {what} file is a new regular file of this run's, 0600",
+                regular and mode == 0o600, f"{path}: regular {regular}, mode {mode:o}")
+        c.check(f"the {what} file is in a directory of the run's own (0700) under /dev/shm",
+                in_dir and dmode == 0o700 and duid == os.geteuid() and
+                os.path.dirname(parent) == "/dev/shm" and path not in old_names and
+                os.path.basename(parent).startswith(f"pvmap-{pid}-") and
+                parent != f"/dev/shm/pvmap-{pid}",
+                f"{path}: directory mode {dmode:o}, owner {duid}")
+        c.check(f"QEMU is given the {what} file in that directory",
+                any(f"mem-path={path}," in a for a in seen.get("cmd", [])),
+                f"no mem-path={path} in QEMU's command")
+        c.check(f"the run's directory is gone after it", not os.path.exists(parent), parent)
+        c.notes.append(f"{what}: {path} ({size} bytes, mode {mode:o}, directory {dmode:o})")
+
+    # creation itself never follows a link, dangling or not
+    from pvmaplib import shm
+    with tempfile.TemporaryDirectory(prefix="pvmap-links-") as d:
+        target = os.path.join(d, "target")
+        with open(target, "wb") as f:
+            f.write(b"keep")
+        for name, dest in (("to-file", target), ("dangling", os.path.join(d, "made"))):
+            link = os.path.join(d, name)
+            os.symlink(dest, link)
+            try:
+                shm.create_file(link, 1 << 20)
+                refused = False
+            except OSError:
+                refused = True
+            c.check(f"create_file() refuses a {name} link", refused and os.path.islink(link),
+                    f"it created through {link}")
+        with open(target, "rb") as f:
+            c.check("the link's target untouched", f.read() == b"keep")
+        c.check("nothing made through the dangling link",
+                not os.path.exists(os.path.join(d, "made")))
+        one, two = shm.private_dir("unit"), shm.private_dir("unit")
+        try:
+            c.check("each private directory is new, unpredictable and 0700",
+                    one != two and stat.S_IMODE(os.stat(one).st_mode) == 0o700,
+                    f"{one}, {two}")
+        finally:
+            shm.remove_dir(one)
+            shm.remove_dir(two)
 
 
 # --- vm_agent_flood --------------------------------------------------------------------
@@ -236,7 +366,8 @@ def test_fetch_bomb(c):
             f"{len(got)} bytes, want {len(body)}")
 
 
-TESTS = [("vm_agent_flood", test_agent_flood),
+TESTS = [("run_guest_shm_symlink", test_shm_symlink),
+         ("vm_agent_flood", test_agent_flood),
          ("vm_fetch_bomb", test_fetch_bomb)]
 
 

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import time
 
+from . import shm as shmlib
 from .qmp import QMPError
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -23,18 +24,19 @@ def parse_size(text):
 class Hypervisor:
     """pvmap-hv for one guest (--pv): its sockets, the guest's RAM file, its log."""
 
-    def __init__(self, tmp, args):
+    def __init__(self, tmp, args, shm_dir=None):
+        """@tmp: the run's private directory (sockets, log); @shm_dir: its private
+        directory under /dev/shm (pvmaplib/shm.py), for the guest's RAM file."""
         self.socket = os.path.join(tmp, "hv.sock")
         self.ctl = os.path.join(tmp, "hv-control.sock")
         self.shm = os.path.join(tmp, "hv.shm")
-        self.ram = f"/dev/shm/pvmap-{os.getpid()}-ram"
+        self.ram = os.path.join(shm_dir or tmp, "ram")
         self.log_path = os.path.join(tmp, "hv.log")
         self.granted = []  # (base, size) of the apertures pvmap-hv knows
         # its counts when the guest lost it (pv_daemon_killed, pv_daemon_stalled):
         # its verdict on the run stops there, the guest's PTEs are its own after it
         self.lost = None
-        with open(self.ram, "wb") as f:
-            f.truncate(parse_size(args.memory))
+        shmlib.create_file(self.ram, parse_size(args.memory))  # never through a link
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(
             [os.path.join(TOP, "build", "host", "pvmap-hv"), "--socket", self.socket,
