@@ -12,6 +12,11 @@ run_guest_shm_symlink: run-guest's guest-memory files (the aperture's
   could predict, never through a symbolic link: links planted at the old
   names (/dev/shm/pvmap-PID-ARCH-ivshmem, -ram) are neither followed nor
   truncated. run-guest runs in this process, its boot replaced.
+pv_control_answer_lost: pvmap-hv's control answers, lost, cut short before
+  their last line or malformed (a fake control socket), make the PV host
+  halves (pv_refusals, pv_revoke_live, pv_hazard_found, the run's
+  pv_no_guest_pte_writes) fail, "could not check", never read as "nothing
+  found"; whole answers still pass.
 vm_agent_flood: a VM whose agent never ends its reply line, or keeps
   sending replies to other requests, does not hold the host past the
   request's deadline nor make it read more than AGENT_REPLY_MAX bytes.
@@ -238,6 +243,148 @@ def test_shm_symlink(c):
             shm.remove_dir(two)
 
 
+# --- pv_control_answer_lost ------------------------------------------------------------
+
+class FakeControl:
+    """pvmap-hv's control socket, answering each connection's command with what
+    @answers maps it to (bytes, sent as they are, then the connection closed)."""
+
+    def __init__(self, path, answers):
+        self.answers = answers
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(path)
+        self.listener.listen(8)
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            with conn:
+                data = b""
+                while b"\n" not in data:
+                    chunk = conn.recv(4096)
+                    if not chunk:
+                        break
+                    data += chunk
+                command = data.split(b"\n", 1)[0].decode()
+                answer = self.answers.get(command, self.answers.get("*", b""))
+                try:
+                    conn.sendall(answer)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.listener.close()
+        self.thread.join(timeout=10)
+
+
+def pv_half_verdict(env, cls, name, attrs, tag):
+    """One host half of @cls, given @attrs as its guest lines would, answering
+    handshake @tag: (verdict, diagnostics)."""
+    half = cls(env, name)
+    for k, v in attrs.items():
+        setattr(half, k, v)
+    if isinstance(tag, (list, tuple)):
+        for t, extra in tag:
+            for k, v in extra.items():
+                setattr(half, k, v)
+            half.sync(t)
+    else:
+        half.sync(tag)
+    return half.verdict()
+
+
+def test_control_answer_lost(c):
+    """The PV host halves against a control socket that loses, cuts or garbles
+    their answers; and against whole ones."""
+    from pvmaplib import hypervisor
+    from pvmaplib.host_halves import pv
+
+    frame, va = 0x80000, 0xc0100000
+    hit = f"revoke {frame:#x}: PTE of va {va:#x} (hypercall #7) still maps it\n".encode()
+    refusal_lines = (b"refusal call=3 vcpu=0 op=mmu_update index=0 arg0=0x1000 arg1=0x80001063 "
+                     b"rc=-1\nrefusal call=4 vcpu=0 op=mmu_update index=0 arg0=0x1000 "
+                     b"arg1=0x80002263 rc=-22\n")
+    counts = (b"counts calls=9 multicalls=4 entries=8 pte_writes=8 invlpg=1 tlb_flush=0 "
+              b"refused=2 violations=0 shadow_mismatches=0 registered=4 register_calls=1 "
+              b"unknown=0 tables=1 violations_dropped=0 abandoned=0\n")
+    # what the guest of pv_refusals says it saw: wb accepted (UC), the other two refused
+    refusals_res = {"res": {"ptr": "0x1000", "wb": "0x80000063:0:0x8000007b",
+                            "outside": "0x80001063:-1:0", "reserved": "0x80002263:-22:0"}}
+    cases = {  # how an answer goes wrong: what the socket sends of it
+        "lost": lambda whole: b"",
+        "cut short": lambda whole: whole[:whole.rstrip(b"\n").rfind(b"\n") + 1],
+        "malformed": lambda whole: b"\x00\xffgarbage without an end",
+        "an error": lambda whole: b"error answer of 5000000 bytes, over the limit of 4194304\n",
+    }
+    whole = {"refusals": refusal_lines + b"ok 2\n", f"revoke {frame:#x}": hit + b"ok 1\n",
+             "counts": counts + b"ok\n", "violations": b"ok 0\n"}
+    with tempfile.TemporaryDirectory(prefix="pvmap-ctl-") as d:
+        env = type("Env", (), {})()
+        env.args = type("Args", (), {"pv_unusable": False, "show_output": False})()
+        hv = hypervisor.Hypervisor.__new__(hypervisor.Hypervisor)
+        hv.lost, hv.granted = None, []
+        env.hv = hv
+        for case, spoil in [("whole", None)] + list(cases.items()):
+            path = os.path.join(d, f"ctl-{len(os.listdir(d))}.sock")
+            hv.ctl = path
+            answers = {k: (v if spoil is None else spoil(v)) for k, v in whole.items()}
+            server = FakeControl(path, answers)
+            try:
+                got = {
+                    "pv_refusals": pv_half_verdict(env, pv.Refusals, "pv_refusals",
+                                                   refusals_res, "pv-refusals"),
+                    "pv_revoke_live": pv_half_verdict(
+                        env, pv.Revoke, "pv_revoke_live", {},
+                        [("pv-revoke", {"req": {"case": "live", "va": hex(va),
+                                                "frame": hex(frame)}})]),
+                }
+                # pv_hazard_found: "normal" (after pvmap's unmap nothing may map the
+                # frame: whole, "ok 0") gets the spoiled answer; "hazard" its whole one
+                normal = b"ok 0\n"
+                server.answers = dict(answers, **{f"revoke {frame:#x}":
+                                                  spoil(normal) if spoil else normal})
+                half = pv.Revoke(env, "pv_hazard_found")
+                half.req = {"case": "normal", "va": hex(va), "frame": hex(frame)}
+                half.sync("pv-revoke")
+                server.answers = dict(whole)
+                half.req = {"case": "hazard", "va": hex(va), "frame": hex(frame)}
+                half.sync("pv-revoke")
+                got["pv_hazard_found"] = half.verdict()
+                server.answers = answers
+                final = hv.final(False)
+                got["pv_no_guest_pte_writes"] = (
+                    "pass" if final and final[0][1] else "fail", final[0][2] if final else [])
+            finally:
+                server.close()
+            for name, (verdict, diags) in got.items():
+                text = " | ".join(diags)
+                if spoil is None:
+                    c.check(f"{name} passes on whole answers", verdict == "pass", text)
+                else:
+                    c.check(f"{name} fails, could not check, when the answer is {case}",
+                            verdict == "fail" and "could not check" in text,
+                            f"verdict {verdict}: {text[:300]}")
+            if spoil is not None:
+                c.notes.append(f"{case}: " + "; ".join(
+                    f"{n} {v}" for n, (v, _) in got.items()))
+        # and the reader itself: an answer longer than the daemon ever sends, never ended
+        path = os.path.join(d, "ctl-long.sock")
+        hv.ctl = path
+        server = FakeControl(path, {"*": b"revoke 0x1: PTE of va 0x2 (hypercall #3)\n" * 200000})
+        try:
+            hv.control("revoke 0x1")
+            err = None
+        except OSError as e:
+            err = str(e)
+        server.close()
+        c.check("an endless answer is refused", err and "could not check" in err, repr(err))
+
+
 # --- vm_agent_flood --------------------------------------------------------------------
 
 def test_agent_flood(c):
@@ -367,6 +514,7 @@ def test_fetch_bomb(c):
 
 
 TESTS = [("run_guest_shm_symlink", test_shm_symlink),
+         ("pv_control_answer_lost", test_control_answer_lost),
          ("vm_agent_flood", test_agent_flood),
          ("vm_fetch_bomb", test_fetch_bomb)]
 
