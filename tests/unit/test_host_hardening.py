@@ -22,6 +22,14 @@ vm_agent_flood: a VM whose agent never ends its reply line, or keeps
   request's deadline nor make it read more than AGENT_REPLY_MAX bytes.
 vm_fetch_bomb: VM.fetch() of a gzip bomb (512 MiB of zeros, 500 KiB sent)
   is refused without the host holding more than the size it allows.
+vm_no_host_parse_of_vm_disk: no VM tool runs an ext2/3/4 parser (debugfs,
+  e2tools, ...) on a disk a VM wrote (their code, scanned); a VM boots the
+  kernel and initrd vm-image.sh copied out of the root it built, with
+  such tools on PATH that say when they run (QEMU a fake that exits).
+vm_kernel_fetch_bounded: the kernel a VM installed (its /vmlinuz and
+  /initrd.img, as the fake agent answers readlink) is fetched through the
+  agent: a 2 GiB sparse /vmlinuz is refused before anything is sent, odd
+  links are refused, an honest kernel is fetched and booted next.
 
   test_host_hardening.py [--only NAME]...
 """
@@ -210,7 +218,7 @@ def test_shm_symlink(c):
         c.check(f"QEMU is given the {what} file in that directory",
                 any(f"mem-path={path}," in a for a in seen.get("cmd", [])),
                 f"no mem-path={path} in QEMU's command")
-        c.check(f"the run's directory is gone after it", not os.path.exists(parent), parent)
+        c.check("the run's directory is gone after it", not os.path.exists(parent), parent)
         c.notes.append(f"{what}: {path} ({size} bytes, mode {mode:o}, directory {dmode:o})")
 
     # creation itself never follows a link, dangling or not
@@ -513,10 +521,200 @@ def test_fetch_bomb(c):
             f"{len(got)} bytes, want {len(body)}")
 
 
+# --- vm_no_host_parse_of_vm_disk -------------------------------------------------------
+
+# programs that read an ext2/3/4 file system from its bytes (e2fsprogs, e2tools,
+# libguestfs, fuse2fs), and a loop mount: none may touch a disk a VM wrote
+EXT_PARSERS = ("debugfs", "dumpe2fs", "e2fsck", "fsck.ext4", "e2cp", "e2ls", "e2cat",
+               "e2tail", "e2mv", "e2rm", "e2mkdir", "e2ln", "fuse2fs", "guestmount",
+               "guestfish", "virt-cat", "virt-copy-out")
+VM_TOOLS = ("tools/host/pvmaplib/vm.py", "tools/host/vm-check", "tools/host/vm-bench",
+            "tools/host/vm-image.sh")
+
+
+def code_lines(path):
+    """(number, line) of @path but its comment lines (a comment after code stays:
+    strict rather than fooled by a '#' in a string)."""
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                yield n, line
+
+
+def test_no_host_parse(c):
+    import re
+    word = re.compile(r"(?<![\w.-])(" + "|".join(map(re.escape, EXT_PARSERS)) +
+                      r")(?![\w.-])|mount\s+-o\s+\S*loop")
+    for rel in VM_TOOLS:
+        hits = [f"{rel}:{n}: {line.strip()}" for n, line in code_lines(os.path.join(TOP, rel))
+                if word.search(line)]
+        c.check(f"{rel} runs no file-system parser", not hits, "; ".join(hits[:5]))
+
+    with tempfile.TemporaryDirectory(prefix="pvmap-vmboot-") as d:
+        image = os.path.join(d, "image")
+        fake = os.path.join(d, "bin")
+        os.makedirs(image)
+        os.makedirs(fake)
+        for name, body in (("disk.img", b"\0" * 4096), ("vmlinuz", b"the image's kernel"),
+                           ("initrd.img", b"the image's initrd"),
+                           ("kernel", b"6.1.0-47-686-pae\n")):
+            with open(os.path.join(image, name), "wb") as f:
+                f.write(body)
+        ran = os.path.join(d, "ran")
+        for tool in EXT_PARSERS:
+            with open(os.path.join(fake, tool), "w") as f:
+                f.write(f"#!/bin/sh\necho \"{tool} $*\" >>{ran}\nexit 1\n")
+            os.chmod(os.path.join(fake, tool), 0o755)
+        argv = os.path.join(d, "qemu-argv")
+        with open(os.path.join(fake, "qemu-system-i386"), "w") as f:
+            f.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" >{argv}\nexit 1\n")
+        os.chmod(os.path.join(fake, "qemu-system-i386"), 0o755)
+        path = os.environ["PATH"]
+        os.environ["PATH"] = fake + os.pathsep + path
+        try:
+            vm = vmlib.VM(image, "i386", os.path.join(d, "work"), os.path.join(image, "disk.img"))
+            try:
+                vm.boot(timeout=30)
+                err = None
+            except vmlib.VMError as e:
+                err = str(e)
+        finally:
+            os.environ["PATH"] = path
+        tools = open(ran).read().splitlines() if os.path.exists(ran) else []
+        c.check("no file-system parser ran on the VM's disk", not tools, "; ".join(tools[:3]))
+        args = open(argv).read().splitlines() if os.path.exists(argv) else []
+        kernel = args[args.index("-kernel") + 1] if "-kernel" in args else None
+        initrd = args[args.index("-initrd") + 1] if "-initrd" in args else None
+        c.check("QEMU boots the image's own kernel and initrd",
+                kernel == os.path.join(image, "vmlinuz") and
+                initrd == os.path.join(image, "initrd.img") and
+                getattr(vm, "release", None) == "6.1.0-47-686-pae",
+                f"-kernel {kernel}, -initrd {initrd}, release {getattr(vm, 'release', None)}; "
+                f"boot: {err}")
+        c.notes.append(f"boot with a fake QEMU: {err}")
+
+
+# --- vm_kernel_fetch_bounded -----------------------------------------------------------
+
+def test_kernel_fetch_bounded(c):
+    import hashlib
+    old, new = "6.1.0-47-686-pae", "6.1.0-50-686-pae"
+    links = f"boot/vmlinuz-{new}\nboot/initrd.img-{new}\n".encode()
+    files = {f"/boot/vmlinuz-{new}": os.urandom(3 * MiB + 5),
+             f"/boot/initrd.img-{new}": os.urandom(9 * MiB + 7),
+             f"/boot/vmlinuz-{old}": b"the image's kernel",
+             f"/boot/initrd.img-{old}": b"the image's initrd"}
+
+    def agent_for(sizes, link_answer=links):
+        def answer(a, ident, script):
+            if "readlink" in script:
+                return 0, link_answer
+            if "sha256sum" in script:
+                paths = script.split("-- ", 1)[1].split()
+                return 0, "".join(f"{hashlib.sha256(files.get(p, b'')).hexdigest()}  {p}\n"
+                                  for p in paths).encode()
+            for path, body in files.items():
+                if path in script and "stat " in script:
+                    return 0, f"{sizes.get(path, len(body))}\n".encode()
+                if path in script:
+                    k = int(script.split("skip=")[1].split()[0])
+                    piece = body[k * vmlib.FETCH_CHUNK:(k + 1) * vmlib.FETCH_CHUNK]
+                    z = zlib.compressobj(1, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+                    return 0, base64.b64encode(z.compress(piece) + z.flush())
+            return 1, b"no such file\n"
+        return FakeAgent(answer)
+
+    with tempfile.TemporaryDirectory(prefix="pvmap-vmkernel-") as d:
+        image = os.path.join(d, "image")
+        os.makedirs(image)
+        for name in ("vmlinuz", "initrd.img"):
+            with open(os.path.join(image, name), "wb") as f:
+                f.write(files[f"/boot/{name}-{old}"])
+        work = os.path.join(d, "work")
+        os.makedirs(work)
+
+        def vm_on(agent):
+            vm = agent.vm()
+            vm.work, vm.release = work, old
+            vm.kernel, vm.initrd = os.path.join(image, "vmlinuz"), os.path.join(image, "initrd.img")
+            return vm
+
+        # a sparse 2 GiB /vmlinuz: refused on its size, nothing transferred
+        agent = agent_for({f"/boot/vmlinuz-{new}": 2 << 30})
+        vm = vm_on(agent)
+        try:
+            vm.follow_default_kernel()
+            err = None
+        except vmlib.VMError as e:
+            err = str(e)
+        agent.close()
+        c.check("a 2 GiB kernel is refused before it is sent",
+                err is not None and not any("dd " in sc for sc in agent.scripts) and
+                vm.kernel == os.path.join(image, "vmlinuz") and vm.release == old,
+                f"{err!r}; requests {[sc.splitlines()[-1][:50] for sc in agent.scripts]}")
+        c.notes.append(f"2 GiB /vmlinuz: {err}")
+
+        # links that name no kernel of /boot's, or two different ones: refused
+        for odd in (b"/etc/shadow\nboot/initrd.img-x\n",
+                    f"boot/vmlinuz-{new}\nboot/initrd.img-6.1.0-1-x\n".encode(),
+                    b"boot/vmlinuz-../../etc/shadow\nboot/initrd.img-../../etc/shadow\n"):
+            agent = agent_for({}, odd)
+            vm = vm_on(agent)
+            try:
+                vm.follow_default_kernel()
+                err = None
+            except vmlib.VMError as e:
+                err = str(e)
+            agent.close()
+            c.check(f"links {odd[:40]!r} are refused", err is not None and len(agent.scripts) == 1,
+                    f"{err!r}, {len(agent.scripts)} requests")
+
+        # an honest new kernel: fetched, and the next boot's
+        agent = agent_for({})
+        vm = vm_on(agent)
+        try:
+            got = vm.follow_default_kernel()
+        except vmlib.VMError as e:
+            got = f"VMError: {e}"
+        agent.close()
+        ok = got == new and vm.release == new
+        for path, attr in ((f"/boot/vmlinuz-{new}", "kernel"), (f"/boot/initrd.img-{new}", "initrd")):
+            dest = getattr(vm, attr)
+            ok &= dest.startswith(work + os.sep) and open(dest, "rb").read() == files[path]
+        c.check("an honest kernel is fetched whole and booted next", ok,
+                f"{got}; kernel {vm.kernel}, initrd {vm.initrd}")
+
+        # the kernel booting now: nothing fetched
+        same = f"boot/vmlinuz-{old}\nboot/initrd.img-{old}\n".encode()
+        agent = agent_for({}, same)
+        vm = vm_on(agent)
+        vm.follow_default_kernel()
+        agent.close()
+        c.check("the running kernel is not fetched again",
+                not any("dd " in sc for sc in agent.scripts) and
+                vm.kernel == os.path.join(image, "vmlinuz") and
+                vm.initrd == os.path.join(image, "initrd.img"), f"{len(agent.scripts)} requests")
+
+        # its initrd rebuilt in the VM: that file alone is fetched
+        files[f"/boot/initrd.img-{old}"] = b"an initrd the VM rebuilt"
+        agent = agent_for({}, same)
+        vm = vm_on(agent)
+        vm.follow_default_kernel()
+        agent.close()
+        fetched = [sc for sc in agent.scripts if "dd " in sc]
+        c.check("an initrd the VM rebuilt is fetched, the kernel is not",
+                len(fetched) == 1 and f"initrd.img-{old}" in fetched[0] and
+                vm.kernel == os.path.join(image, "vmlinuz") and
+                open(vm.initrd, "rb").read() == b"an initrd the VM rebuilt",
+                f"{len(fetched)} fetched; kernel {vm.kernel}, initrd {vm.initrd}")
+
+
 TESTS = [("run_guest_shm_symlink", test_shm_symlink),
          ("pv_control_answer_lost", test_control_answer_lost),
          ("vm_agent_flood", test_agent_flood),
-         ("vm_fetch_bomb", test_fetch_bomb)]
+         ("vm_fetch_bomb", test_fetch_bomb),
+         ("vm_no_host_parse_of_vm_disk", test_no_host_parse),
+         ("vm_kernel_fetch_bounded", test_kernel_fetch_bounded)]
 
 
 def main():

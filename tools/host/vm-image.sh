@@ -7,7 +7,10 @@
 #                 (mkfs.ext4 -d), booted as /dev/vda (virtio-blk)
 #   vmlinuz, initrd.img
 #                 the image's own kernel and its initramfs-tools initrd,
-#                 copied out of /boot for QEMU's -kernel and -initrd
+#                 copied out of /boot for QEMU's -kernel and -initrd: the
+#                 host boots these, written here before any VM ran, and
+#                 never reads a disk a VM has written (pvmaplib/vm.py
+#                 fetches a kernel the VM installs through its agent)
 #   kernel        its release (uname -r); upgrade/ the debs of the next one
 #   packages      dpkg -l of the image, what the key promised
 # The root is debootstrap's (bookworm main, minbase) with what a VM

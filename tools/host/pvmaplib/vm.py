@@ -3,14 +3,21 @@
 
 QEMU boots the kernel and initramfs-tools initrd that the disk's /vmlinuz and
 /initrd.img name (what a boot loader would take: the newest kernel installed),
-read out of the raw disk with debugfs; so a kernel installed with apt in the
-VM is the one the next boot runs. The host reaches the VM through
-pvmap-vm-agent on a virtio-serial port: one request line "ID BASE64-SCRIPT",
-one reply line "ID RC BASE64-OUTPUT". The serial console goes to a log file.
+so a kernel installed with apt in the VM is the one the next boot runs. The
+host never parses the disk the VM wrote: the first boot's kernel and initrd
+are the image's, which vm-image.sh copied out of the root it built before
+any VM ran; before each power-off the host asks the VM which kernel its
+links name (and the SHA-256 of its files), and fetches a new one, or an
+initrd the VM rebuilt, through the agent, bounded in size (KERNEL_MAX,
+INITRD_MAX). The host reaches the VM through pvmap-vm-agent on
+a virtio-serial port: one request line "ID BASE64-SCRIPT", one reply line
+"ID RC BASE64-OUTPUT", read with bounds (AGENT_REPLY_MAX, a deadline). The
+serial console goes to a log file.
 """
 
 import base64
 import binascii
+import hashlib
 import os
 import re
 import shlex
@@ -109,23 +116,38 @@ def gunzip_bounded(data, max_size, what):
     return bytes(out)
 
 
-def debugfs(image, request):
-    """Run one debugfs request on @image (read-only) and return its output."""
-    res = subprocess.run(["debugfs", "-R", request, image], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    if res.returncode != 0:
-        raise VMError(f"debugfs -R '{request}' {image}: {res.stderr.strip()}")
-    return res.stdout
+# A kernel the VM installed, fetched through the agent: Debian's vmlinuz is about
+# 8 MiB, its initramfs-tools initrd (MODULES=most) a few tens of MiB
+KERNEL_MAX = 32 << 20
+INITRD_MAX = 128 << 20
+# what the VM's /vmlinuz and /initrd.img may name (Debian's links: boot/vmlinuz-RELEASE)
+_RELEASE = r"([0-9A-Za-z][0-9A-Za-z.+~_-]*)"
+_KERNEL_LINK = re.compile(r"/?boot/vmlinuz-" + _RELEASE)
+_INITRD_LINK = re.compile(r"/?boot/initrd\.img-" + _RELEASE)
 
 
-def link_target(image, path):
-    """Where the symbolic link @path on the ext4 @image points (absolute)."""
-    out = debugfs(image, f"stat {path}")
-    m = re.search(r'Fast link dest: "([^"]+)"', out)
-    if not m:
-        raise VMError(f"{path} in {image} is not a (fast) symbolic link")
-    dest = m.group(1)
-    return dest if dest.startswith("/") else os.path.join(os.path.dirname(path), dest)
+def file_sha256(path):
+    """The SHA-256 of the host's file @path (hex), or None when it cannot be read."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def default_kernel(links):
+    """The release the VM's `readlink /vmlinuz; readlink /initrd.img` output
+    @links names, both links the same kernel's in /boot; VMError otherwise."""
+    got = links.split("\n")
+    k = _KERNEL_LINK.fullmatch(got[0].strip()) if got else None
+    i = _INITRD_LINK.fullmatch(got[1].strip()) if len(got) > 1 else None
+    if not k or not i or k.group(1) != i.group(1):
+        raise VMError(f"the VM's /vmlinuz and /initrd.img name no one kernel in /boot: "
+                      f"{links[:200]!r}")
+    return k.group(1)
 
 
 def make_data_disk(image, files):
@@ -181,6 +203,12 @@ class VM:
         self.agent_path = os.path.join(work, "agent.sock")
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.proc = None
+        # what the next boot runs: the image's kernel, written by vm-image.sh when it
+        # built the image (follow_default_kernel() takes the one the VM installs)
+        self.kernel = os.path.join(image_dir, "vmlinuz")
+        self.initrd = os.path.join(image_dir, "initrd.img")
+        with open(os.path.join(image_dir, "kernel")) as f:
+            self.release = f.read().strip()
         self.agent = None
         self.buf = bytearray()
         self.scanned = 0  # how much of buf has no newline
@@ -195,29 +223,45 @@ class VM:
             f.truncate(ivshmem_mb << 20)
 
     # --- boot and power ----------------------------------------------------
-    def _boot_files(self):
-        """The kernel and initrd the disk's /vmlinuz and /initrd.img name,
-        copied out, and the kernel's release."""
-        kernel = link_target(self.disk, "/vmlinuz")
-        initrd = link_target(self.disk, "/initrd.img")
-        out = []
-        for path, name in ((kernel, "vmlinuz"), (initrd, "initrd.img")):
-            dest = os.path.join(self.work, name)
-            if os.path.exists(dest):
-                os.unlink(dest)
-            debugfs(self.disk, f"dump {path} {dest}")
-            if not os.path.getsize(dest):
-                raise VMError(f"{path} is empty in {self.disk}")
-            out.append(dest)
-        release = os.path.basename(kernel)[len("vmlinuz-"):]
-        return out[0], out[1], release
+    def follow_default_kernel(self):
+        """While the VM runs: the kernel and initrd its /vmlinuz and /initrd.img
+        name become the next boot's, as a boot loader would take them. A file
+        the host has already (the same SHA-256 as the VM says its file has)
+        stays; another (a kernel apt installed, an initrd the VM rebuilt) is
+        fetched through the agent, at most KERNEL_MAX and INITRD_MAX bytes,
+        into the work directory. Returns the release."""
+        release = default_kernel(self.check("readlink /vmlinuz; readlink /initrd.img",
+                                            timeout=60, limit=4096))
+        paths = [f"/boot/vmlinuz-{release}", f"/boot/initrd.img-{release}"]
+        sums = self.check(f"sha256sum -- {' '.join(paths)}", timeout=300, limit=4096).split()
+        if len(sums) != 4 or sums[1::2] != paths or \
+                not all(re.fullmatch(r"[0-9a-f]{64}", h) for h in sums[0::2]):
+            raise VMError(f"sha256sum of the VM's kernel: {' '.join(sums)[:200]!r}")
+        files = []
+        for path, want, have, bound in zip(paths, sums[0::2], (self.kernel, self.initrd),
+                                           (KERNEL_MAX, INITRD_MAX)):
+            if release == self.release and file_sha256(have) == want:
+                files.append(have)
+                continue
+            data = self.fetch(path, max_size=bound, timeout=600)
+            if not data or hashlib.sha256(data).hexdigest() != want:
+                raise VMError(f"{path} fetched from the VM: {len(data)} bytes, "
+                              "not the file its SHA-256 names")
+            dest = os.path.join(self.work, os.path.basename(path))
+            with open(dest, "wb") as f:
+                f.write(data)
+            files.append(dest)
+        self.kernel, self.initrd = files
+        self.release = release
+        return release
 
     def boot(self, timeout=900):
-        """Start QEMU on the disk's default kernel; return when the agent
-        answers (seconds it took)."""
+        """Start QEMU on the disk's default kernel (the image's, or the one
+        follow_default_kernel() took); return when the agent answers (seconds
+        it took)."""
         if self.proc:
             raise VMError("the VM is already running")
-        kernel, initrd, self.release = self._boot_files()
+        kernel, initrd = self.kernel, self.initrd
         for p in (self.agent_path, self.qmp_path):
             if os.path.exists(p):
                 os.unlink(p)
@@ -261,10 +305,14 @@ class VM:
                     raise VMError(f"no answer from the agent in {timeout} s ({self.console})")
                 time.sleep(2)
 
-    def shutdown(self, timeout=300):
-        """systemctl poweroff, as the administrator would; wait for QEMU."""
+    def shutdown(self, timeout=300, follow=True):
+        """systemctl poweroff, as the administrator would; wait for QEMU. First,
+        with @follow (a boot comes next), the kernel the disk names for the next
+        boot (follow_default_kernel())."""
         if not self.proc:
             return
+        if follow:
+            self.follow_default_kernel()
         try:
             self.run("systemctl --no-block poweroff", timeout=30)
         except VMError:
