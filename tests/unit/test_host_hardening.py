@@ -30,6 +30,10 @@ vm_kernel_fetch_bounded: the kernel a VM installed (its /vmlinuz and
   /initrd.img, as the fake agent answers readlink) is fetched through the
   agent: a 2 GiB sparse /vmlinuz is refused before anything is sent, odd
   links are refused, an honest kernel is fetched and booted next.
+debootstrap_checks_gpg: every Debian root the host tools make (vm-image.sh,
+  dkms-install-check.sh) comes from debootstrap --force-check-gpg with
+  Debian's keyring (debian-root.sh's debian_debootstrap, run with a fake
+  debootstrap that prints its arguments), and deps.sh installs the keyring.
 
   test_host_hardening.py [--only NAME]...
 """
@@ -709,12 +713,59 @@ def test_kernel_fetch_bounded(c):
                 f"{len(fetched)} fetched; kernel {vm.kernel}, initrd {vm.initrd}")
 
 
+# --- debootstrap_checks_gpg ------------------------------------------------------------
+
+def test_debootstrap_gpg(c):
+    import re
+    import subprocess
+    host = os.path.join(TOP, "tools", "host")
+    bare = re.compile(r"(^|[;&|({]|\bthen|\bdo|\belse)\s*debootstrap\s")
+    for name in sorted(os.listdir(host)):
+        path = os.path.join(host, name)
+        if not os.path.isfile(path) or name == "debian-root.sh":
+            continue
+        with open(path, errors="replace") as f:
+            text = f.read()
+        if not text.startswith("#!") or "sh" not in text.splitlines()[0]:
+            continue
+        hits = [f"{name}:{n}: {line.strip()}" for n, line in code_lines(path) if bare.search(line)]
+        c.check(f"{name} runs debootstrap only through debian_debootstrap", not hits,
+                "; ".join(hits[:3]))
+    for name in ("vm-image.sh", "dkms-install-check.sh"):
+        with open(os.path.join(host, name)) as f:
+            c.check(f"{name} makes its root with debian_debootstrap",
+                    "debian_debootstrap " in f.read())
+    with tempfile.TemporaryDirectory(prefix="pvmap-debootstrap-") as d:
+        with open(os.path.join(d, "debootstrap"), "w") as f:
+            f.write("#!/bin/sh\nfor a; do echo \"arg: $a\"; done\n")
+        os.chmod(os.path.join(d, "debootstrap"), 0o755)
+        res = subprocess.run(
+            ["bash", "-c", '. "$1" && debian_debootstrap --arch=i386 --variant=minbase '
+             'bookworm /nonexistent/root http://deb.debian.org/debian', "sh",
+             os.path.join(host, "debian-root.sh")],
+            env=dict(os.environ, PATH=d + os.pathsep + os.environ["PATH"]),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    args = [ln[5:] for ln in res.stdout.splitlines() if ln.startswith("arg: ")]
+    c.check("debian_debootstrap verifies the archive's signature",
+            res.returncode == 0 and "--force-check-gpg" in args and
+            "--keyring=/usr/share/keyrings/debian-archive-keyring.gpg" in args and
+            args[-4:] == ["--variant=minbase", "bookworm", "/nonexistent/root",
+                          "http://deb.debian.org/debian"][-4:],
+            f"exit {res.returncode}: {res.stdout.strip()[-300:]}")
+    c.notes.append("debootstrap " + " ".join(args))
+    with open(os.path.join(TOP, "tools", "deps.sh")) as f:
+        deps = f.read()
+    c.check("deps.sh installs Debian's archive keyring and gpgv",
+            re.search(r"\bdebian-archive-keyring\b", deps) and re.search(r"\bgpgv\b", deps))
+
+
 TESTS = [("run_guest_shm_symlink", test_shm_symlink),
          ("pv_control_answer_lost", test_control_answer_lost),
          ("vm_agent_flood", test_agent_flood),
          ("vm_fetch_bomb", test_fetch_bomb),
          ("vm_no_host_parse_of_vm_disk", test_no_host_parse),
-         ("vm_kernel_fetch_bounded", test_kernel_fetch_bounded)]
+         ("vm_kernel_fetch_bounded", test_kernel_fetch_bounded),
+         ("debootstrap_checks_gpg", test_debootstrap_gpg)]
 
 
 def main():

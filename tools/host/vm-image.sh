@@ -119,8 +119,8 @@ fail() {
 mirror=$(debian_apt_sources | awk '$2 == "bookworm" { print $1; exit }')
 include=$(echo $PACKAGES "linux-image-$kver" "linux-headers-$kver" | tr ' ' ',')
 echo "vm-image.sh: debootstrap (about 10 minutes)" >&2
-debootstrap --arch="$arch" --variant=minbase --include="$include" bookworm "$root" "$mirror" \
-	>"$log" 2>&1 || fail "debootstrap failed"
+debian_debootstrap --arch="$arch" --variant=minbase --include="$include" bookworm "$root" \
+	"$mirror" >"$log" 2>&1 || fail "debootstrap failed"
 
 # --- the system an administrator would have ----------------------------------
 echo "/dev/vda / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"
