@@ -290,6 +290,10 @@ class FakeControl:
                     pass
 
     def close(self):
+        try:  # wakes the accept() (a close() alone leaves it waiting)
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         self.thread.join(timeout=10)
 
