@@ -701,7 +701,8 @@ static uint64_t stale_replay_work(unsigned int n, uint64_t stride)
  * page (hash-map slots probed, PTEs and TLB entries walked) does not grow with
  * the trace, 8 times more pages at most 1.25 times the work per page, with
  * 512 pages to a table and with a table each. A revoke of each frame that
- * walked every table and every TLB made it quadratic (8192 stale pages: 74 s).
+ * walked every table and every TLB made it quadratic (the review: 8192 stale
+ * pages, 74 s).
  */
 static bool test_replay_linear_stale(void)
 {
