@@ -20,8 +20,10 @@ packages=(
 	sparse libxen-dev clang libclang-rt-14-dev valgrind
 	# make bench's plot
 	gnuplot-nox
-	# make check-full: docs/install.md's DKMS install steps in a Debian root
-	debootstrap
+	# make check-full: docs/install.md's DKMS install steps in a Debian root, and
+	# make vm's images; debootstrap checks the archive's signature with gpgv
+	# against Debian's keyring (only Recommends: not installed by themselves)
+	debootstrap debian-archive-keyring gpgv
 	# pvmap-drmfps, the guests' libdrm client (static: -dev ships libdrm.a),
 	# for gcc and gcc -m32; Multi-Arch: same, so both install side by side
 	libdrm-dev libdrm-dev:i386

@@ -245,6 +245,13 @@ int pvstub_access(struct pvstub *s, unsigned int vcpu, uint64_t va, bool write,
  * reported to @out (if not NULL); returns their number.
  */
 unsigned int pvstub_revoke(struct pvstub *s, uint64_t frame, FILE *out);
+/*
+ * pvstub_revoke() of each of @frames (@n of them) at once, the report's
+ * lines by frame in ascending order: one walk of the PTEs and TLBs for all,
+ * where a pvstub_revoke() each walks them once per frame.
+ */
+unsigned int pvstub_revoke_frames(struct pvstub *s, const uint64_t *frames, size_t n,
+				  FILE *out);
 
 void pvstub_counts(const struct pvstub *s, struct pvstub_counts *c);
 /*

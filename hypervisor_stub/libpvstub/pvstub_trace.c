@@ -322,7 +322,7 @@ static int revoke_and_touch(struct replay *rp, const struct trace_ops *t,
 			    struct pvstub_replay_result *r, FILE *report, bool json)
 {
 	uint64_t *frames = malloc((r->pages_mapped + 1) * sizeof(*frames));
-	size_t nframes = 0;
+	size_t nframes = 0, n;
 
 	if (!frames)
 		return -ENOMEM;
@@ -330,9 +330,12 @@ static int revoke_and_touch(struct replay *rp, const struct trace_ops *t,
 		if (t->op[i].op == PVMAP_TRACE_SET && (t->op[i].arg & PTE_P))
 			frames[nframes++] = PTE_FRAME(t->op[i].arg);
 	qsort(frames, nframes, sizeof(*frames), cmp_u64);
+	n = 0;
 	for (size_t i = 0; i < nframes; i++)
-		if (!i || frames[i] != frames[i - 1])
-			r->stale_at_revoke += pvstub_revoke(rp->hv, frames[i], json ? NULL : report);
+		if (!n || frames[i] != frames[n - 1])
+			frames[n++] = frames[i];
+	/* all at once: one walk of the tables and TLBs, not one a frame */
+	r->stale_at_revoke += pvstub_revoke_frames(rp->hv, frames, n, json ? NULL : report);
 	for (unsigned int c = 0; c <= t->maxcpu; c++)
 		for (size_t i = 0; i < rp->nvas; i++)
 			touch(rp, c, rp->vas[i]);

@@ -25,7 +25,10 @@
  * where the hole starts). The request path itself is pvmap_hv_core.c.
  *
  * --control PATH takes one command per line and answers each with lines
- * ending in "ok ..." or "error ...":
+ * ending in "ok ..." or "error ...", the one line of the answer that starts
+ * so: a reader knows the answer is whole when it has read that line, and
+ * one that has not has lost it (an answer too long to send is replaced by
+ * "error answer of N bytes, over the limit of CTL_OUT_MAX"):
  *   aperture BASE SIZE   the guest may map [BASE, BASE + SIZE) (a BAR)
  *   counts               calls, hypercalls, entries, refusals, violations,
  *                        requests the guest abandoned
@@ -41,8 +44,7 @@
  *
  * One client at a time; --oneshot exits when it disconnects. Counts go to
  * stderr at exit. A controller that does not read its answers is not
- * waited for: its next command is read once the last answer is sent, and
- * an answer that does not fit CTL_OUT_MAX disconnects it.
+ * waited for: its next command is read once the last answer is sent.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -301,8 +303,21 @@ static bool control_run(struct hv *hv)
 		if (!out)
 			return false;
 		pvmap_hv_control(hv->core, hv->ctl_buf, out);
-		if (fclose(out) || hv->ctl_out_len > CTL_OUT_MAX)
+		if (fclose(out))
 			return false;
+		if (hv->ctl_out_len > CTL_OUT_MAX) {
+			/* not sent cut short, nor dropped unsaid: an end that says why */
+			size_t len = hv->ctl_out_len;
+
+			free(hv->ctl_out);
+			if (asprintf(&hv->ctl_out, "error answer of %zu bytes, over the limit of %d\n",
+				     len, CTL_OUT_MAX) < 0) {
+				hv->ctl_out = NULL;
+				hv->ctl_out_len = 0;
+				return false;
+			}
+			hv->ctl_out_len = strlen(hv->ctl_out);
+		}
 		hv->ctl_len -= (size_t)(nl + 1 - hv->ctl_buf);
 		memmove(hv->ctl_buf, nl + 1, hv->ctl_len + 1);
 		if (!control_flush(hv))

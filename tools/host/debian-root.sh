@@ -2,8 +2,24 @@
 # shellcheck shell=bash
 #
 # debian-root.sh: sourced by the scripts that debootstrap a Debian root
-# (dkms-install-check.sh, vm-image.sh), so that they ask apt and run i386
-# programs the same way.
+# (dkms-install-check.sh, vm-image.sh), so that they run debootstrap, ask apt
+# and run i386 programs the same way.
+
+# Debian's archive keys (the debian-archive-keyring package, tools/deps.sh)
+DEBIAN_ARCHIVE_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# debian_debootstrap ARGS...: debootstrap ARGS with the archive's signature
+# required: the Release file verified with gpgv against Debian's keyring, so
+# that a mirror or a network in between cannot hand the root other packages
+# (without --force-check-gpg, debootstrap goes on unverified when it lacks
+# gpgv or a keyring). Every Debian root of these scripts is made through it.
+debian_debootstrap() {
+	if [ ! -r "$DEBIAN_ARCHIVE_KEYRING" ]; then
+		echo "debian-root.sh: no $DEBIAN_ARCHIVE_KEYRING (debian-archive-keyring): run tools/deps.sh" >&2
+		return 1
+	fi
+	debootstrap --force-check-gpg --keyring="$DEBIAN_ARCHIVE_KEYRING" "$@"
+}
 
 # "URI SUITE" of each bookworm archive this host's apt uses.
 debian_apt_sources() {

@@ -54,10 +54,12 @@ if ! debian_root_i386_runs "$work"; then
 	exit 1
 fi
 base=$cache/debootstrap-bookworm-i386
-if [ ! -f "$base/.pvmap-built" ]; then
+# .pvmap-built-signed: a root made before debootstrap had to verify the
+# archive's signature (its marker .pvmap-built) is made again
+if [ ! -f "$base/.pvmap-built-signed" ]; then
 	echo "# debootstrap of bookworm i386 into $base (once)"
 	rm -rf "$base"
-	debootstrap --arch=i386 --variant=minbase bookworm "$base" \
+	debian_debootstrap --arch=i386 --variant=minbase bookworm "$base" \
 		"$(debian_apt_sources | awk '$2 == "bookworm" { print $1; exit }')" \
 		>"$work/debootstrap.log" 2>&1 || {
 		tail -n 5 "$work/debootstrap.log" | sed 's/^/# /'
@@ -65,7 +67,7 @@ if [ ! -f "$base/.pvmap-built" ]; then
 		echo "# Totals: pass:0 fail:1 skip:0 total:3"
 		exit 1
 	}
-	touch "$base/.pvmap-built"
+	touch "$base/.pvmap-built-signed"
 fi
 cp -a "$base" "$root"
 # The host's own archives (bookworm, -updates, -security: Debian's current

@@ -7,7 +7,10 @@
 #                 (mkfs.ext4 -d), booted as /dev/vda (virtio-blk)
 #   vmlinuz, initrd.img
 #                 the image's own kernel and its initramfs-tools initrd,
-#                 copied out of /boot for QEMU's -kernel and -initrd
+#                 copied out of /boot for QEMU's -kernel and -initrd: the
+#                 host boots these, written here before any VM ran, and
+#                 never reads a disk a VM has written (pvmaplib/vm.py
+#                 fetches a kernel the VM installs through its agent)
 #   kernel        its release (uname -r); upgrade/ the debs of the next one
 #   packages      dpkg -l of the image, what the key promised
 # The root is debootstrap's (bookworm main, minbase) with what a VM
@@ -116,8 +119,8 @@ fail() {
 mirror=$(debian_apt_sources | awk '$2 == "bookworm" { print $1; exit }')
 include=$(echo $PACKAGES "linux-image-$kver" "linux-headers-$kver" | tr ' ' ',')
 echo "vm-image.sh: debootstrap (about 10 minutes)" >&2
-debootstrap --arch="$arch" --variant=minbase --include="$include" bookworm "$root" "$mirror" \
-	>"$log" 2>&1 || fail "debootstrap failed"
+debian_debootstrap --arch="$arch" --variant=minbase --include="$include" bookworm "$root" \
+	"$mirror" >"$log" 2>&1 || fail "debootstrap failed"
 
 # --- the system an administrator would have ----------------------------------
 echo "/dev/vda / ext4 errors=remount-ro 0 1" >"$root/etc/fstab"

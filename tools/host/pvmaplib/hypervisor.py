@@ -7,9 +7,26 @@ import socket
 import subprocess
 import time
 
+from . import shm as shmlib
 from .qmp import QMPError
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+# The longest control answer pvmap-hv sends (CTL_OUT_MAX in pvmap_hv.c), with room
+# for its last line: a reader that has read more has no answer.
+CONTROL_ANSWER_MAX = (4 << 20) + 4096
+# An answer's end: its one line that starts "ok" or "error" (pvmap_hv.c's --control)
+_ANSWER_END = re.compile(rb"(?:^|\n)((?:ok|error)(?: [^\n]*)?)\n\Z")
+
+
+class ControlError(OSError):
+    """pvmap-hv's control answer lost, cut short, too long or malformed. An
+    OSError, as a dead control socket is: whatever needed the answer could not
+    check, and must fail, never read the missing answer as empty."""
+
+    def __init__(self, command, why):
+        super().__init__(f"could not check: pvmap-hv's answer to {command!r} {why}")
 
 
 def parse_size(text):
@@ -23,18 +40,19 @@ def parse_size(text):
 class Hypervisor:
     """pvmap-hv for one guest (--pv): its sockets, the guest's RAM file, its log."""
 
-    def __init__(self, tmp, args):
+    def __init__(self, tmp, args, shm_dir=None):
+        """@tmp: the run's private directory (sockets, log); @shm_dir: its private
+        directory under /dev/shm (pvmaplib/shm.py), for the guest's RAM file."""
         self.socket = os.path.join(tmp, "hv.sock")
         self.ctl = os.path.join(tmp, "hv-control.sock")
         self.shm = os.path.join(tmp, "hv.shm")
-        self.ram = f"/dev/shm/pvmap-{os.getpid()}-ram"
+        self.ram = os.path.join(shm_dir or tmp, "ram")
         self.log_path = os.path.join(tmp, "hv.log")
         self.granted = []  # (base, size) of the apertures pvmap-hv knows
         # its counts when the guest lost it (pv_daemon_killed, pv_daemon_stalled):
         # its verdict on the run stops there, the guest's PTEs are its own after it
         self.lost = None
-        with open(self.ram, "wb") as f:
-            f.truncate(parse_size(args.memory))
+        shmlib.create_file(self.ram, parse_size(args.memory))  # never through a link
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(
             [os.path.join(TOP, "build", "host", "pvmap-hv"), "--socket", self.socket,
@@ -46,19 +64,47 @@ class Hypervisor:
                 raise RuntimeError(f"pvmap-hv did not start: {open(self.log_path).read()}")
             time.sleep(0.05)
 
-    def control(self, command):
-        """One control command; the answer's lines, the last "ok ..." or "error ..."."""
+    def control(self, command, timeout=10):
+        """One control command; the answer's lines, the last its end, "ok ..." or
+        "error ...". ControlError when no whole answer comes: the connection ends
+        (or @timeout seconds pass) before its last line, or it is longer than any
+        the daemon sends."""
+        deadline = time.monotonic() + timeout
+        data = bytearray()
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(10)
+            sock.settimeout(timeout)
             sock.connect(self.ctl)
             sock.sendall(command.encode() + b"\n")
-            data = b""
-            while not re.search(rb"(^|\n)(ok|error)[^\n]*\n$", data):
-                chunk = sock.recv(65536)
+            # the end is a whole last line: look at the tail only, not all of it again
+            while not _ANSWER_END.search(data, max(0, len(data) - 4096)):
+                if len(data) > CONTROL_ANSWER_MAX:
+                    raise ControlError(command, f"is longer than {CONTROL_ANSWER_MAX} bytes "
+                                       "without its end")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ControlError(command, f"did not end in {timeout} s "
+                                       f"({len(data)} bytes)")
+                sock.settimeout(left)
+                try:
+                    chunk = sock.recv(65536)
+                except socket.timeout:
+                    continue
                 if not chunk:
-                    break
+                    lines = data.count(b"\n")
+                    raise ControlError(command, "was lost: the connection ended before it"
+                                       if not data else
+                                       f"was cut short after {len(data)} bytes ({lines} "
+                                       "lines), without its last line")
                 data += chunk
-        return data.decode(errors="replace").splitlines() or ["error no answer"]
+        return data.decode(errors="replace").splitlines()
+
+    def answer(self, command):
+        """control(), where the command's answer is needed: its lines, the last its
+        "ok ..." end; ControlError when it is lost, cut short or says "error"."""
+        lines = self.control(command)
+        if not lines[-1].startswith("ok"):
+            raise ControlError(command, f"is an error: {lines[-1]}")
+        return lines
 
     def wait_state(self, state, timeout=5.0):
         """Wait until the daemon's process is in @state (/proc/PID/stat: T, stopped)."""
@@ -74,9 +120,13 @@ class Hypervisor:
         return False
 
     def counts(self):
-        """The daemon's counts as a dict of ints."""
-        line = next((ln for ln in self.control("counts") if ln.startswith("counts ")), "")
-        return {k: int(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+        """The daemon's counts as a dict of ints (ControlError without them)."""
+        lines = self.answer("counts")
+        line = next((ln for ln in lines if ln.startswith("counts ")), None)
+        try:
+            return {k: int(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+        except (AttributeError, ValueError):
+            raise ControlError("counts", f"is malformed: {lines[:2]}") from None
 
     def stop(self):
         """End the daemon; what it logged (its counts and violations at exit)."""
@@ -125,8 +175,11 @@ class Hypervisor:
             if grants and len(placed) == len(grants):
                 new = [g for g in placed if g not in self.granted]
                 self.granted += new
-                answers = [self.control(f"aperture {base:#x} {size:#x}")
-                           for base, size in new] or [["ok nothing new"]]
+                try:
+                    answers = [self.control(f"aperture {base:#x} {size:#x}")
+                               for base, size in new] or [["ok nothing new"]]
+                except ControlError as e:
+                    return False, [str(e)]
                 return all(a[-1].startswith("ok") for a in answers), [a[-1] for a in answers]
             time.sleep(0.2)
         return False, ["the firmware placed no aperture BAR in 30 s"]
@@ -141,8 +194,8 @@ class Hypervisor:
         else:
             try:
                 c = self.counts()
-                viol = self.control("violations")[:-1]
-            except OSError as e:
+                viol = self.answer("violations")[:-1]
+            except OSError as e:  # ControlError too: no verdict from what was not said
                 c, viol = {}, [f"control socket: {e}"]
         if unusable:
             return []

@@ -3,20 +3,29 @@
 
 QEMU boots the kernel and initramfs-tools initrd that the disk's /vmlinuz and
 /initrd.img name (what a boot loader would take: the newest kernel installed),
-read out of the raw disk with debugfs; so a kernel installed with apt in the
-VM is the one the next boot runs. The host reaches the VM through
-pvmap-vm-agent on a virtio-serial port: one request line "ID BASE64-SCRIPT",
-one reply line "ID RC BASE64-OUTPUT". The serial console goes to a log file.
+so a kernel installed with apt in the VM is the one the next boot runs. The
+host never parses the disk the VM wrote: the first boot's kernel and initrd
+are the image's, which vm-image.sh copied out of the root it built before
+any VM ran; before each power-off the host asks the VM which kernel its
+links name (and the SHA-256 of its files), and fetches a new one, or an
+initrd the VM rebuilt, through the agent, bounded in size (KERNEL_MAX,
+INITRD_MAX). The host reaches the VM through pvmap-vm-agent on
+a virtio-serial port: one request line "ID BASE64-SCRIPT", one reply line
+"ID RC BASE64-OUTPUT", read with bounds (AGENT_REPLY_MAX, a deadline). The
+serial console goes to a log file.
 """
 
 import base64
-import gzip
+import binascii
+import hashlib
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
 import time
+import zlib
 
 from . import guests
 from . import qmp as qmplib
@@ -66,23 +75,79 @@ class VMError(Exception):
     """The VM did not boot, did not answer, or its disk could not be read."""
 
 
-def debugfs(image, request):
-    """Run one debugfs request on @image (read-only) and return its output."""
-    res = subprocess.run(["debugfs", "-R", request, image], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    if res.returncode != 0:
-        raise VMError(f"debugfs -R '{request}' {image}: {res.stderr.strip()}")
-    return res.stdout
+# What the host reads of the VM, bounded: the VM is the guest, whatever runs in it
+# may send anything. One reply line of the agent (ID RC BASE64-OUTPUT) is at most
+# AGENT_REPLY_MAX bytes and must come before the request's deadline, however fast
+# the VM keeps sending; a file fetched (VM.fetch) at most its max_size bytes once
+# gunzipped, in FETCH_CHUNK pieces, each gunzipped with a cap.
+AGENT_REPLY_MAX = 64 << 20
+FETCH_MAX = 16 << 20  # a screenshot (xwd: 3 MiB at 1024x768)
+FETCH_CHUNK = 8 << 20
 
 
-def link_target(image, path):
-    """Where the symbolic link @path on the ext4 @image points (absolute)."""
-    out = debugfs(image, f"stat {path}")
-    m = re.search(r'Fast link dest: "([^"]+)"', out)
-    if not m:
-        raise VMError(f"{path} in {image} is not a (fast) symbolic link")
-    dest = m.group(1)
-    return dest if dest.startswith("/") else os.path.join(os.path.dirname(path), dest)
+def reply_limit(size):
+    """The longest agent reply that can carry @size bytes gzipped and base64-encoded
+    twice (by the script, then by the agent): gzip's stored blocks, headers, a margin."""
+    gz = size + size // 1000 + 4096
+    b64 = 4 * (gz // 3 + 1)
+    return 4 * (b64 // 3 + 1) + 64
+
+
+def gunzip_bounded(data, max_size, what):
+    """@data gunzipped, refused (VMError) past @max_size bytes: decompressed a piece
+    at a time, never more than max_size + 1 bytes held, so a gzip bomb costs
+    nothing; a stream cut short or followed by anything is refused too."""
+    d = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    out = bytearray()
+    pending = data
+    try:
+        while not d.eof:
+            piece = d.decompress(pending, max_size + 1 - len(out))
+            out += piece
+            if len(out) > max_size:
+                raise VMError(f"{what}: more than {max_size} bytes once gunzipped: refused")
+            pending = d.unconsumed_tail
+            if not piece and not pending:
+                break
+    except zlib.error as e:
+        raise VMError(f"{what}: not gzip data ({e})") from None
+    if not d.eof or d.unused_data:
+        raise VMError(f"{what}: the gzip stream is cut short or followed by other data")
+    return bytes(out)
+
+
+# A kernel the VM installed, fetched through the agent: Debian's vmlinuz is about
+# 8 MiB, its initramfs-tools initrd (MODULES=most) a few tens of MiB
+KERNEL_MAX = 32 << 20
+INITRD_MAX = 128 << 20
+# what the VM's /vmlinuz and /initrd.img may name (Debian's links: boot/vmlinuz-RELEASE)
+_RELEASE = r"([0-9A-Za-z][0-9A-Za-z.+~_-]*)"
+_KERNEL_LINK = re.compile(r"/?boot/vmlinuz-" + _RELEASE)
+_INITRD_LINK = re.compile(r"/?boot/initrd\.img-" + _RELEASE)
+
+
+def file_sha256(path):
+    """The SHA-256 of the host's file @path (hex), or None when it cannot be read."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def default_kernel(links):
+    """The release the VM's `readlink /vmlinuz; readlink /initrd.img` output
+    @links names, both links the same kernel's in /boot; VMError otherwise."""
+    got = links.split("\n")
+    k = _KERNEL_LINK.fullmatch(got[0].strip()) if got else None
+    i = _INITRD_LINK.fullmatch(got[1].strip()) if len(got) > 1 else None
+    if not k or not i or k.group(1) != i.group(1):
+        raise VMError(f"the VM's /vmlinuz and /initrd.img name no one kernel in /boot: "
+                      f"{links[:200]!r}")
+    return k.group(1)
 
 
 def make_data_disk(image, files):
@@ -138,8 +203,15 @@ class VM:
         self.agent_path = os.path.join(work, "agent.sock")
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.proc = None
+        # what the next boot runs: the image's kernel, written by vm-image.sh when it
+        # built the image (follow_default_kernel() takes the one the VM installs)
+        self.kernel = os.path.join(image_dir, "vmlinuz")
+        self.initrd = os.path.join(image_dir, "initrd.img")
+        with open(os.path.join(image_dir, "kernel")) as f:
+            self.release = f.read().strip()
         self.agent = None
-        self.buf = b""
+        self.buf = bytearray()
+        self.scanned = 0  # how much of buf has no newline
         self.seq = 0
         self.boots = 0
         self.console = None
@@ -151,29 +223,45 @@ class VM:
             f.truncate(ivshmem_mb << 20)
 
     # --- boot and power ----------------------------------------------------
-    def _boot_files(self):
-        """The kernel and initrd the disk's /vmlinuz and /initrd.img name,
-        copied out, and the kernel's release."""
-        kernel = link_target(self.disk, "/vmlinuz")
-        initrd = link_target(self.disk, "/initrd.img")
-        out = []
-        for path, name in ((kernel, "vmlinuz"), (initrd, "initrd.img")):
-            dest = os.path.join(self.work, name)
-            if os.path.exists(dest):
-                os.unlink(dest)
-            debugfs(self.disk, f"dump {path} {dest}")
-            if not os.path.getsize(dest):
-                raise VMError(f"{path} is empty in {self.disk}")
-            out.append(dest)
-        release = os.path.basename(kernel)[len("vmlinuz-"):]
-        return out[0], out[1], release
+    def follow_default_kernel(self):
+        """While the VM runs: the kernel and initrd its /vmlinuz and /initrd.img
+        name become the next boot's, as a boot loader would take them. A file
+        the host has already (the same SHA-256 as the VM says its file has)
+        stays; another (a kernel apt installed, an initrd the VM rebuilt) is
+        fetched through the agent, at most KERNEL_MAX and INITRD_MAX bytes,
+        into the work directory. Returns the release."""
+        release = default_kernel(self.check("readlink /vmlinuz; readlink /initrd.img",
+                                            timeout=60, limit=4096))
+        paths = [f"/boot/vmlinuz-{release}", f"/boot/initrd.img-{release}"]
+        sums = self.check(f"sha256sum -- {' '.join(paths)}", timeout=300, limit=4096).split()
+        if len(sums) != 4 or sums[1::2] != paths or \
+                not all(re.fullmatch(r"[0-9a-f]{64}", h) for h in sums[0::2]):
+            raise VMError(f"sha256sum of the VM's kernel: {' '.join(sums)[:200]!r}")
+        files = []
+        for path, want, have, bound in zip(paths, sums[0::2], (self.kernel, self.initrd),
+                                           (KERNEL_MAX, INITRD_MAX)):
+            if release == self.release and file_sha256(have) == want:
+                files.append(have)
+                continue
+            data = self.fetch(path, max_size=bound, timeout=600)
+            if not data or hashlib.sha256(data).hexdigest() != want:
+                raise VMError(f"{path} fetched from the VM: {len(data)} bytes, "
+                              "not the file its SHA-256 names")
+            dest = os.path.join(self.work, os.path.basename(path))
+            with open(dest, "wb") as f:
+                f.write(data)
+            files.append(dest)
+        self.kernel, self.initrd = files
+        self.release = release
+        return release
 
     def boot(self, timeout=900):
-        """Start QEMU on the disk's default kernel; return when the agent
-        answers (seconds it took)."""
+        """Start QEMU on the disk's default kernel (the image's, or the one
+        follow_default_kernel() took); return when the agent answers (seconds
+        it took)."""
         if self.proc:
             raise VMError("the VM is already running")
-        kernel, initrd, self.release = self._boot_files()
+        kernel, initrd = self.kernel, self.initrd
         for p in (self.agent_path, self.qmp_path):
             if os.path.exists(p):
                 os.unlink(p)
@@ -217,10 +305,14 @@ class VM:
                     raise VMError(f"no answer from the agent in {timeout} s ({self.console})")
                 time.sleep(2)
 
-    def shutdown(self, timeout=300):
-        """systemctl poweroff, as the administrator would; wait for QEMU."""
+    def shutdown(self, timeout=300, follow=True):
+        """systemctl poweroff, as the administrator would; wait for QEMU. First,
+        with @follow (a boot comes next), the kernel the disk names for the next
+        boot (follow_default_kernel())."""
         if not self.proc:
             return
+        if follow:
+            self.follow_default_kernel()
         try:
             self.run("systemctl --no-block poweroff", timeout=30)
         except VMError:
@@ -254,46 +346,81 @@ class VM:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.connect(self.agent_path)
         self.agent = sock
-        self.buf = b""
+        self.buf = bytearray()
+        self.scanned = 0
 
     def _disconnect(self):
         if self.agent:
             self.agent.close()
             self.agent = None
 
-    def run(self, script, timeout=600):
-        """Run @script with bash in the VM as root; return (rc, output)."""
+    def _line(self, deadline, limit, what):
+        """The agent's next line, without its newline: VMError past @deadline
+        (time.monotonic()), however fast the VM sends, or past @limit bytes
+        (socket.timeout at the deadline)."""
+        while True:
+            if time.monotonic() > deadline:  # lines that keep coming do not extend it
+                raise socket.timeout()
+            nl = self.buf.find(b"\n", self.scanned)
+            if nl >= 0:
+                line = bytes(self.buf[:nl])
+                del self.buf[:nl + 1]
+                self.scanned = 0
+                return line
+            self.scanned = len(self.buf)
+            if len(self.buf) > limit:
+                # the rest of that line would read as the next reply: drop the connection
+                self._disconnect()
+                raise VMError(f"the agent's reply is longer than {limit} bytes: refused ({what})")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise socket.timeout()
+            self.agent.settimeout(left)
+            chunk = self.agent.recv(min(1 << 20, limit + 1 - len(self.buf)))
+            if not chunk:
+                raise VMError("the agent closed the connection")
+            self.buf += chunk
+
+    def _request(self, script, timeout, limit):
+        """Run @script with bash in the VM as root: (rc, output bytes). The whole
+        exchange within @timeout seconds (a deadline, not a time per read); a
+        reply line longer than @limit bytes is refused."""
         if not self.agent:
             raise VMError("not connected to the agent")
         self.seq += 1
         ident = f"r{self.seq}"
-        self.agent.settimeout(timeout)
+        what = script[:80]
+        deadline = time.monotonic() + timeout
         try:
             # pipefail: a pipeline's failure is the script's (gzip | base64 of a missing file)
             body = base64.b64encode(b"set -o pipefail\n" + script.encode()).decode()
+            self.agent.settimeout(max(0.001, deadline - time.monotonic()))
             self.agent.sendall(f"{ident} {body}\n".encode())
-            deadline = time.monotonic() + timeout
             while True:
-                while b"\n" not in self.buf:
-                    self.agent.settimeout(max(0.1, deadline - time.monotonic()))
-                    chunk = self.agent.recv(1 << 20)
-                    if not chunk:
-                        raise VMError("the agent closed the connection")
-                    self.buf += chunk
-                line, self.buf = self.buf.split(b"\n", 1)
-                fields = line.decode(errors="replace").split(" ")
-                if fields[0] != ident:
+                fields = self._line(deadline, limit, what).split(b" ")
+                if fields[0] != ident.encode():
                     continue  # a reply to a request given up on
-                out = base64.b64decode(fields[2]) if len(fields) > 2 else b""
-                return int(fields[1]), out.decode(errors="replace")
+                if len(fields) not in (2, 3) or not fields[1].isdigit():
+                    raise VMError(f"a malformed reply from the agent to: {what}")
+                try:
+                    out = base64.b64decode(fields[2], validate=True) if len(fields) > 2 else b""
+                except binascii.Error:
+                    raise VMError(f"a malformed reply from the agent to: {what}") from None
+                return int(fields[1]), out
         except socket.timeout:
-            raise VMError(f"no reply in {timeout} s to: {script[:80]}") from None
+            raise VMError(f"no reply in {timeout} s to: {what}") from None
         except OSError as e:
             raise VMError(f"agent: {e}") from e
 
-    def check(self, script, timeout=600):
+    def run(self, script, timeout=600, limit=AGENT_REPLY_MAX):
+        """Run @script with bash in the VM as root; return (rc, output): within
+        @timeout seconds, its reply at most @limit bytes (VMError otherwise)."""
+        rc, out = self._request(script, timeout, limit)
+        return rc, out.decode(errors="replace")
+
+    def check(self, script, timeout=600, limit=AGENT_REPLY_MAX):
         """run(), raising VMError unless the script exits 0; returns its output."""
-        rc, out = self.run(script, timeout)
+        rc, out = self.run(script, timeout, limit)
         if rc != 0:
             raise VMError(f"exit {rc}: {script[:120]}\n{out[-2000:]}")
         return out
@@ -368,7 +495,33 @@ DISPLAY=:1 xwd -root -silent -out /root/root.xwd
             q.execute("screendump", filename=path, device=SECONDARY_VGA_ID)
         return screen.read_ppm(path)
 
-    def fetch(self, path):
-        """A file of the VM's, through the agent (gzip, base64)."""
-        out = self.check(f"gzip -c {path} | base64 -w0", timeout=300)
-        return gzip.decompress(base64.b64decode(out))
+    def fetch(self, path, max_size=FETCH_MAX, timeout=300):
+        """A file of the VM's, through the agent (gzip, base64), FETCH_CHUNK bytes
+        a request: VMError when it is (or turns out, whatever the VM says its size
+        is) larger than @max_size bytes, each piece refused past what was asked."""
+        q = shlex.quote(path)
+        size = self.check(f"stat -L -c %s -- {q}", timeout=60, limit=4096).strip()
+        if not size.isdigit():
+            raise VMError(f"fetch {path}: the VM says its size is {size[:40]!r}")
+        if int(size) > max_size:
+            raise VMError(f"fetch {path}: {size} bytes, more than {max_size}: refused")
+        size = int(size)
+        out = bytearray()
+        for k in range(0, max(1, -(-size // FETCH_CHUNK))):
+            want = min(FETCH_CHUNK, size - len(out))  # never more than the VM said
+            rc, text = self._request(
+                f"dd if={q} bs={FETCH_CHUNK} skip={k} count=1 iflag=fullblock status=none | "
+                "gzip -c | base64 -w0", timeout, reply_limit(want))
+            if rc != 0:
+                raise VMError(f"fetch {path}: exit {rc}: {text[-500:].decode(errors='replace')}")
+            try:
+                gz = base64.b64decode(text.strip(), validate=True)
+            except binascii.Error:
+                raise VMError(f"fetch {path}: not base64") from None
+            piece = gunzip_bounded(gz, want, f"fetch {path}")
+            out += piece
+            if len(piece) < want:
+                break
+        if len(out) != size:
+            raise VMError(f"fetch {path}: {len(out)} bytes read, the VM said {size}")
+        return bytes(out)
