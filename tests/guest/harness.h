@@ -18,7 +18,7 @@
 
 /*
  * Under TCG one test can take minutes (soak, atomic_map_in_irq with
- * pvtest.irqload=60); the harness's 30 s is a native machine's. The host
+ * pvtest.irqload=60000); the harness's 30 s is a native machine's. The host
  * runner's own --timeout still bounds the whole boot.
  */
 #undef TEST_TIMEOUT_DEFAULT
