@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
+#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -140,7 +141,8 @@ static void pvmap_drm_cursor_init(struct pvmap_drm_cursor *cur, const struct pvm
  * mapped once, each line's bytes in it copied. A user page that is not
  * there stops the copy: -EAGAIN, @cur says where; fault it in with no lock
  * held and call again.
- * Context: process context, @bo->lock held, inside drm_dev_enter().
+ * Context: process context, may sleep between chunks; @bo->lock held,
+ * inside drm_dev_enter().
  * Return: 0, -ENOMEM when a map fails, -EAGAIN on a user fault.
  */
 static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
@@ -210,6 +212,12 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 			cur->y = y;
 			return -EAGAIN;
 		}
+		/*
+		 * Between chunks, no map held: a 256 MiB buffer's clear is
+		 * 4096 chunks, and on a kernel without preemption nothing
+		 * else would run on this CPU until the last (drm_clear_resched).
+		 */
+		cond_resched();
 	}
 	cur->pos = end;
 	cur->y = clip->y2;

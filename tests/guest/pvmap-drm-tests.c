@@ -7,6 +7,7 @@
  * libdrm-tests package) is the libdrm client. The host checks what reaches
  * the screen (QMP screendump) and VRAM (QMP pmemsave) at the handshakes.
  */
+#define _GNU_SOURCE
 #include "guest.h"
 #include "result.h"
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <pty.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -861,6 +863,101 @@ PVMAP_TEST(drm_mmap_head_unmapped)
 out:
 	dumb_destroy(fd, &b);
 	close(fd);
+	return ret;
+}
+
+/* A thread that reads pvmap_drm's "pages:" counter over and over, from the clear's CPU. */
+struct clear_watch {
+	pthread_t thread;
+	long long lo, hi;	/* counts strictly inside the clear, not at its ends */
+	long long seen;		/* such a count it read, or -1 */
+	long long reads;
+	int cpu;
+	bool started, stop;
+};
+
+static void *clear_watch_run(void *arg)
+{
+	struct clear_watch *w = arg;
+
+	w->cpu = sched_getcpu();
+	__atomic_store_n(&w->started, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		long long pages = drm_stat("pages: ");
+
+		w->reads++;
+		if (w->seen < 0 && pages > w->lo && pages < w->hi)
+			w->seen = pages;
+	}
+	return NULL;
+}
+
+/*
+ * A 256 MiB buffer's clear at CREATE_DUMB is 65536 pages, 4096 atomic
+ * range maps in one loop of the ioctl. A thread of this process on the
+ * same CPU (SCHED_OTHER, runnable throughout) reads the counter of pages
+ * those maps covered; it must read one from the middle of the clear (from
+ * an eighth to seven eighths of it), that is, run while the ioctl runs. On
+ * a kernel without preemption (the project's: PREEMPT_NONE; Debian's:
+ * voluntary) only the loop's cond_resched() lets it. No speed is asserted.
+ */
+PVMAP_TEST(drm_clear_resched)
+{
+	struct drm_mode_create_dumb c = { .width = 8192, .height = 8192, .bpp = 32 };
+	struct drm_mode_destroy_dumb d = { 0 };
+	struct clear_watch w = { .seen = -1, .cpu = -1 };
+	long long before, after, npages = 8192LL * 8192 * 4 / PAGE;
+	struct timespec t0, t1;
+	cpu_set_t cpu0;
+	int fd, ret = 0, err = 0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	/* this thread first: the watcher inherits its CPU */
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return fail("sched_setaffinity to CPU 0: %s", strerror(errno));
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	before = drm_stat("pages: ");
+	w.lo = before + npages / 8;
+	w.hi = before + npages * 7 / 8;
+	if (before < 0 || pthread_create(&w.thread, NULL, clear_watch_run, &w)) {
+		close(fd);
+		return fail("no pages: counter, or no thread: %s", strerror(errno));
+	}
+	while (!__atomic_load_n(&w.started, __ATOMIC_ACQUIRE))
+		sched_yield();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
+		err = errno;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	__atomic_store_n(&w.stop, true, __ATOMIC_RELEASE);
+	pthread_join(w.thread, NULL);
+	after = drm_stat("pages: ");
+	if (!err) {
+		d.handle = c.handle;
+		ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+	}
+	close(fd);
+	printf("# CREATE_DUMB 8192x8192 on CPU %d: %s in %.2f s, pages %lld -> %lld; the thread "
+	       "on CPU %d read the counter %lld times, ", sched_getcpu(),
+	       err ? strerror(err) : "cleared", (double)(t1.tv_sec - t0.tv_sec) +
+	       (t1.tv_nsec - t0.tv_nsec) / 1e9, before, after, w.cpu, w.reads);
+	if (w.seen < 0)
+		printf("never between %lld and %lld\n", w.lo, w.hi);
+	else
+		printf("once %lld, inside the clear\n", w.seen);
+	if (err)
+		ret = fail("CREATE_DUMB 8192x8192: %s", strerror(err));
+	else if (after - before < npages)
+		ret = fail("the clear covered %lld pages, not %lld", after - before, npages);
+	else if (w.cpu != 0 || sched_getcpu() != 0)
+		ret = fail("the thread (CPU %d) and the ioctl (CPU %d) not both on CPU 0", w.cpu,
+			   sched_getcpu());
+	else if (w.seen < 0)
+		ret = fail("a runnable thread on the clear's CPU never ran during its %lld pages",
+			   npages);
 	return ret;
 }
 
