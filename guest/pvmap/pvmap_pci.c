@@ -390,12 +390,23 @@ DEFINE_SHOW_ATTRIBUTE(pvmap_debugfs_info);
  * Try what pvmap exists to avoid: ioremap_wc() of the whole aperture. On
  * i386 a 1 GiB aperture does not fit in the vmalloc space and this fails;
  * the guest tests assert that, so the problem stays demonstrated.
+ *
+ * Not tried on i386 for an aperture that ends above 4 GiB or whose size an
+ * unsigned long cannot hold: 6.1's and 6.12's __ioremap_caller() align the
+ * address with a 32-bit PAGE_MASK there, which would map (and reserve the
+ * memory type of) the aperture's address less 4 GiB, low RAM perhaps
+ * (whole_ioremap_above_4g), and ioremap_wc() takes the size as unsigned long.
  */
 static int pvmap_debugfs_whole_ioremap_show(struct seq_file *s, void *unused)
 {
 	struct pvmap_device *pvdev = s->private;
 	void __iomem *whole;
 
+	if (IS_ENABLED(CONFIG_X86_32) && ((u64)pvdev->base + pvdev->size - 1 > U32_MAX ||
+					  pvdev->size != (unsigned long)pvdev->size)) {
+		seq_printf(s, "failed %d: not tried above 4 GiB on i386\n", -EOPNOTSUPP);
+		return 0;
+	}
 	whole = ioremap_wc(pvdev->base, pvdev->size);
 	if (!whole) {
 		seq_printf(s, "failed %d\n", -ENOMEM);

@@ -27,6 +27,7 @@ struct drm_file;
 struct drm_framebuffer;
 struct drm_mode_create_dumb;
 struct drm_rect;
+struct page;
 struct pvmap_io_mapping;
 
 #define PVMAP_DRM_BPP		32
@@ -74,6 +75,8 @@ struct pvmap_drm {
  * @base: the GEM object
  * @node: its place in VRAM
  * @shadow: its contents in RAM, once the kernel writes it (vmap, upload)
+ * @unplugged: after an unplug, the page of RAM its mappings get instead of
+ *	VRAM, once one of them faults; freed with the buffer
  * @whole: the ioremap_whole engine's mapping of it, once used (a test build's)
  * @lock: serialises the shadow's creation and its copies into VRAM
  * @pitch: bytes a line, as dumb_create chose it
@@ -85,6 +88,7 @@ struct pvmap_drm_bo {
 	u32 pitch;
 	u32 height;
 	void *shadow;
+	struct page *unplugged;
 #if IS_ENABLED(CONFIG_PVMAP_TEST_HOOKS)
 	void __iomem *whole;
 #endif

@@ -294,22 +294,30 @@ static enum drm_mode_status pvmap_drm_crtc_mode_valid(struct drm_crtc *crtc,
 	return pvmap_drm_hw_mode_valid(to_pvmap_drm(crtc->dev), mode);
 }
 
+/*
+ * The commit's own states, not crtc->state and crtc->primary->state, which
+ * are the objects' current ones: the same here only because the helpers
+ * hold a later commit's swap back until this one is done. The helpers put
+ * the CRTC's planes in every commit that enables it
+ * (drm_atomic_helper_check_modeset()).
+ */
 static void pvmap_drm_crtc_atomic_enable(struct drm_crtc *crtc, struct drm_atomic_state *state)
 {
-	struct drm_plane_state *plane = crtc->primary->state;
+	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
+	struct drm_plane_state *plane = drm_atomic_get_new_plane_state(state, crtc->primary);
 	struct pvmap_drm *pd = to_pvmap_drm(crtc->dev);
 	int idx;
 
 	if (!drm_dev_enter(crtc->dev, &idx))
 		return;
-	pvmap_drm_hw_setmode(pd, &crtc->state->adjusted_mode);
+	pvmap_drm_hw_setmode(pd, &crtc_state->adjusted_mode);
 	/*
 	 * Enabling DISPI resets its virtual width and offsets (QEMU's
 	 * vbe_ioport_write_data()), and the commit updated the plane before
 	 * this: point the display at the plane's buffer again, or it shows
 	 * VRAM offset 0, another buffer, until the next plane update.
 	 */
-	if (plane->fb && plane->visible)
+	if (plane && plane->fb && plane->visible)
 		pvmap_drm_hw_setbase(pd, pvmap_drm_scanout_offset(plane), plane->fb->pitches[0]);
 	drm_dev_exit(idx);
 }
@@ -328,11 +336,12 @@ static void pvmap_drm_crtc_atomic_disable(struct drm_crtc *crtc, struct drm_atom
 /* No vblank interrupt: a flip is done when the registers are written. */
 static void pvmap_drm_crtc_atomic_flush(struct drm_crtc *crtc, struct drm_atomic_state *state)
 {
-	struct drm_pending_vblank_event *event = crtc->state->event;
+	struct drm_crtc_state *crtc_state = drm_atomic_get_new_crtc_state(state, crtc);
+	struct drm_pending_vblank_event *event = crtc_state->event;
 
 	if (!event)
 		return;
-	crtc->state->event = NULL;
+	crtc_state->event = NULL;
 	spin_lock_irq(&crtc->dev->event_lock);
 	drm_crtc_send_vblank_event(crtc, event);
 	spin_unlock_irq(&crtc->dev->event_lock);

@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
+#include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -140,7 +141,8 @@ static void pvmap_drm_cursor_init(struct pvmap_drm_cursor *cur, const struct pvm
  * mapped once, each line's bytes in it copied. A user page that is not
  * there stops the copy: -EAGAIN, @cur says where; fault it in with no lock
  * held and call again.
- * Context: process context, @bo->lock held, inside drm_dev_enter().
+ * Context: process context, may sleep between chunks; @bo->lock held,
+ * inside drm_dev_enter().
  * Return: 0, -ENOMEM when a map fails, -EAGAIN on a user fault.
  */
 static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
@@ -210,6 +212,12 @@ static int pvmap_drm_copy_rect(struct pvmap_drm *pd, struct pvmap_drm_bo *bo,
 			cur->y = y;
 			return -EAGAIN;
 		}
+		/*
+		 * Between chunks, no map held: a 256 MiB buffer's clear is
+		 * 4096 chunks, and on a kernel without preemption nothing
+		 * else would run on this CPU until the last (drm_clear_resched).
+		 */
+		cond_resched();
 	}
 	cur->pos = end;
 	cur->y = clip->y2;
@@ -266,40 +274,39 @@ static int pvmap_drm_shadow(struct pvmap_drm *pd, struct pvmap_drm_bo *bo)
 
 /* --- buffers ------------------------------------------------------------- */
 
-static void pvmap_drm_unplugged_page_free(struct drm_device *drm, void *page)
-{
-	__free_page(page);
-}
-
 /*
  * A fault after drm_dev_unplug(): the BAR is going or gone, and
- * drm_dev_unplug() zapped the PTEs of VRAM. As TTM does
- * (ttm_bo_vm_dummy_page()), the whole mapping gets a zeroed page of RAM of
- * its own, freed with the device: a display server still drawing into its
- * buffer survives the unplug and learns of it from udev and from its ioctls
- * (-ENODEV), not from a SIGBUS; no other mapping sees what it writes there.
+ * drm_dev_unplug() zapped the PTEs of VRAM. The buffer gets one zeroed page
+ * of RAM, made at the first such fault, which every mapping of it, in any
+ * process, maps at each of its pages, as they all mapped its VRAM: a
+ * display server still drawing into its buffer survives the unplug and
+ * learns of it from udev and from its ioctls (-ENODEV), not from a SIGBUS.
+ * What it writes there reaches the mappings of that buffer only, which
+ * shared its VRAM before; and RAM costs a page per buffer at most, however
+ * many mappings, forks and processes fault (no buffer is made after the
+ * unplug). The page is freed with the buffer, after the last mapping of it
+ * is gone: each holds a reference to the buffer, and its PTEs go before it.
  * The page is RAM: the vma's write-combining, decrypted pgprot is VRAM's.
  */
-static vm_fault_t pvmap_drm_gem_fault_unplugged(struct vm_fault *vmf, struct drm_device *drm)
+static vm_fault_t pvmap_drm_gem_fault_unplugged(struct vm_fault *vmf, struct pvmap_drm_bo *bo)
 {
-	struct vm_area_struct *vma = vmf->vma;
-	pgprot_t prot = vm_get_page_prot(vma->vm_flags);
-	vm_fault_t ret = VM_FAULT_NOPAGE;
-	unsigned long address, pfn;
-	struct page *page;
+	/* pairs with the cmpxchg() below: the page's zeroes before its pointer */
+	struct page *page = smp_load_acquire(&bo->unplugged);
 
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (!page)
-		return VM_FAULT_OOM;
-	if (drmm_add_action_or_reset(drm, pvmap_drm_unplugged_page_free, page))
-		return VM_FAULT_OOM;
-	pfn = page_to_pfn(page);
-	for (address = vma->vm_start; address < vma->vm_end; address += PAGE_SIZE) {
-		ret = vmf_insert_pfn_prot(vma, address, pfn, prot);
-		if (ret & VM_FAULT_ERROR)
-			break;
+	if (!page) {
+		struct page *mine = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+		if (!mine)
+			return VM_FAULT_OOM;
+		/* one page a buffer: of two first faults, the second frees its own */
+		page = cmpxchg(&bo->unplugged, NULL, mine);
+		if (page)
+			__free_page(mine);
+		else
+			page = mine;
 	}
-	return ret;
+	return vmf_insert_pfn_prot(vmf->vma, vmf->address, page_to_pfn(page),
+				   vm_get_page_prot(vmf->vma->vm_flags));
 }
 
 static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
@@ -315,7 +322,7 @@ static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
 	if (page >= bo->base.size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
 	if (!drm_dev_enter(&pd->drm, &idx))
-		return pvmap_drm_gem_fault_unplugged(vmf, &pd->drm);
+		return pvmap_drm_gem_fault_unplugged(vmf, bo);
 	ret = vmf_insert_pfn_prot(vma, vmf->address,
 				  ((pd->vram_base + bo->node.start) >> PAGE_SHIFT) + page,
 				  vma->vm_page_prot);
@@ -352,6 +359,8 @@ static void pvmap_drm_gem_free(struct drm_gem_object *obj)
 
 	pvmap_drm_engines_free(bo);
 	vfree(bo->shadow);
+	if (bo->unplugged)	/* no mapping of the buffer is left, nor any PTE of it */
+		__free_page(bo->unplugged);
 	mutex_lock(&pd->mm_lock);
 	if (drm_mm_node_allocated(&bo->node))	/* not when dumb_create found no room */
 		drm_mm_remove_node(&bo->node);

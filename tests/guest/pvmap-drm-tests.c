@@ -7,13 +7,16 @@
  * libdrm-tests package) is the libdrm client. The host checks what reaches
  * the screen (QMP screendump) and VRAM (QMP pmemsave) at the handshakes.
  */
+#define _GNU_SOURCE
 #include "guest.h"
 #include "result.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <pty.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -863,10 +866,303 @@ out:
 	return ret;
 }
 
+/* A thread that reads pvmap_drm's "pages:" counter over and over, from the clear's CPU. */
+struct clear_watch {
+	pthread_t thread;
+	long long lo, hi;	/* counts strictly inside the clear, not at its ends */
+	long long seen;		/* such a count it read, or -1 */
+	long long reads;
+	int cpu;
+	bool started, stop;
+};
+
+static void *clear_watch_run(void *arg)
+{
+	struct clear_watch *w = arg;
+
+	w->cpu = sched_getcpu();
+	__atomic_store_n(&w->started, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		long long pages = drm_stat("pages: ");
+
+		w->reads++;
+		if (w->seen < 0 && pages > w->lo && pages < w->hi)
+			w->seen = pages;
+	}
+	return NULL;
+}
+
+/*
+ * A 256 MiB buffer's clear at CREATE_DUMB is 65536 pages, 4096 atomic
+ * range maps in one loop of the ioctl. A thread of this process on the
+ * same CPU (SCHED_OTHER, runnable throughout) reads the counter of pages
+ * those maps covered; it must read one from the middle of the clear (from
+ * an eighth to seven eighths of it), that is, run while the ioctl runs. On
+ * a kernel without preemption (the project's: PREEMPT_NONE; Debian's:
+ * voluntary) only the loop's cond_resched() lets it. No speed is asserted.
+ */
+PVMAP_TEST(drm_clear_resched)
+{
+	struct drm_mode_create_dumb c = { .width = 8192, .height = 8192, .bpp = 32 };
+	struct drm_mode_destroy_dumb d = { 0 };
+	struct clear_watch w = { .seen = -1, .cpu = -1 };
+	long long before, after, npages = 8192LL * 8192 * 4 / PAGE;
+	struct timespec t0, t1;
+	cpu_set_t cpu0;
+	int fd, ret = 0, err = 0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	/* this thread first: the watcher inherits its CPU */
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return fail("sched_setaffinity to CPU 0: %s", strerror(errno));
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	before = drm_stat("pages: ");
+	w.lo = before + npages / 8;
+	w.hi = before + npages * 7 / 8;
+	if (before < 0 || pthread_create(&w.thread, NULL, clear_watch_run, &w)) {
+		close(fd);
+		return fail("no pages: counter, or no thread: %s", strerror(errno));
+	}
+	while (!__atomic_load_n(&w.started, __ATOMIC_ACQUIRE))
+		sched_yield();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
+		err = errno;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	__atomic_store_n(&w.stop, true, __ATOMIC_RELEASE);
+	pthread_join(w.thread, NULL);
+	after = drm_stat("pages: ");
+	if (!err) {
+		d.handle = c.handle;
+		ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+	}
+	close(fd);
+	printf("# CREATE_DUMB 8192x8192 on CPU %d: %s in %.2f s, pages %lld -> %lld; the thread "
+	       "on CPU %d read the counter %lld times, ", sched_getcpu(),
+	       err ? strerror(err) : "cleared", (double)(t1.tv_sec - t0.tv_sec) +
+	       (t1.tv_nsec - t0.tv_nsec) / 1e9, before, after, w.cpu, w.reads);
+	if (w.seen < 0)
+		printf("never between %lld and %lld\n", w.lo, w.hi);
+	else
+		printf("once %lld, inside the clear\n", w.seen);
+	if (err)
+		ret = fail("CREATE_DUMB 8192x8192: %s", strerror(err));
+	else if (after - before < npages)
+		ret = fail("the clear covered %lld pages, not %lld", after - before, npages);
+	else if (w.cpu != 0 || sched_getcpu() != 0)
+		ret = fail("the thread (CPU %d) and the ioctl (CPU %d) not both on CPU 0", w.cpu,
+			   sched_getcpu());
+	else if (w.seen < 0)
+		ret = fail("a runnable thread on the clear's CPU never ran during its %lld pages",
+			   npages);
+	return ret;
+}
+
+/* MemFree of /proc/meminfo in KiB; -1 when unreadable. */
+static long long mem_free_kib(void)
+{
+	char buf[4096], *at;
+
+	if (guest_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0 ||
+	    !(at = strstr(buf, "MemFree:")))
+		return -1;
+	return strtoll(at + 8, NULL, 10);
+}
+
+/* card0's PCI device name ("0000:00:05.0") in @name; 0 or -1. */
+static int card_pci_name(char *name, size_t len)
+{
+	char link[256], *base;
+	ssize_t n = readlink("/sys/class/drm/card0/device", link, sizeof(link) - 1);
+
+	if (n <= 0)
+		return -1;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (strlen(base) >= len)
+		return -1;
+	memcpy(name, base, strlen(base) + 1);
+	return 0;
+}
+
+/* Wait up to 10 s for card0 to be there (@there) or gone; true when it was. */
+static bool card_wait(bool there)
+{
+	for (int i = 0; i < 100; i++) {
+		if ((access(CARD, F_OK) == 0) == there)
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+#define FORK_MAPS	8000	/* one-page mmaps of one buffer */
+#define FORK_CHILDREN	3
+/* what the children may cost while they live: 1 KiB, a quarter page, a mapping and child */
+#define FORK_BOUND_KIB	(FORK_MAPS * FORK_CHILDREN)
+
+/* The holder's end of the test, as uid 65534: 0, or -1 after a line on why not. */
+static int fork_holder(int fd, int cmd, int report)
+{
+	struct drm_mode_map_dumb m = { 0 };
+	volatile uint8_t **maps, *other;
+	int release[2], status, bad = 0;
+	struct dumb x, y;
+	char c;
+
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534) || getuid() != 65534)
+		return fail("cannot become uid 65534: %s", strerror(errno));
+	maps = calloc(FORK_MAPS, sizeof(*maps));
+	if (!maps || dumb_create(fd, 64, 64, &x) || dumb_create(fd, 64, 64, &y))
+		return fail("buffers as uid 65534: %s", strerror(errno));
+	m.handle = x.handle;
+	if (ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m))
+		return fail("MAP_DUMB: %s", strerror(errno));
+	for (int i = 0; i < FORK_MAPS; i++) {
+		maps[i] = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, m.offset);
+		if (maps[i] == MAP_FAILED)
+			return fail("mmap %d of %d: %s", i, FORK_MAPS, strerror(errno));
+	}
+	other = y.map;
+	/* none touched: fork() copies them without a PTE, each child faults each */
+	if (write(report, "R", 1) != 1 || read(cmd, &c, 1) != 1 || c != 'U' || pipe(release))
+		return fail("the test's command");
+	for (int k = 0; k < FORK_CHILDREN; k++) {
+		if (fork() == 0) {
+			close(release[1]);
+			for (int i = 0; i < FORK_MAPS; i++) {
+				(void)*maps[i];
+				*maps[i] = 0x5a;	/* a signal here ends the child */
+			}
+			if (write(report, "T", 1) != 1)
+				_exit(2);
+			_exit(read(release[0], &c, 1) == 0 ? 0 : 3);
+		}
+	}
+	close(release[0]);
+	if (read(cmd, &c, 1) != 1 || c != 'X')
+		return fail("the test's command");
+	close(release[1]);	/* the children go */
+	for (int k = 0; k < FORK_CHILDREN; k++) {
+		if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			fail("a child that touched the %d mappings: status %#x%s%s", FORK_MAPS,
+			     status, WIFSIGNALED(status) ? ", " : "",
+			     WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "");
+			bad = -1;
+		}
+	}
+	/* another buffer's mapping: a page of its own, none of the writes above */
+	if (guest_touch(other, false) || *other) {
+		fail("a mapping of another buffer reads %#x after the children wrote 0x5a",
+		     *other);
+		bad = -1;
+	}
+	if (write(report, "E", 1) != 1)
+		bad = -1;
+	/* then wait, every mapping held, until the test closes its end */
+	while (read(cmd, &c, 1) == 1)
+		;
+	return bad;
+}
+
+/*
+ * An unprivileged process (uid 65534) holds 8000 one-page mappings of a
+ * buffer, none touched; pvmap_drm is unbound (its remove: drm_dev_unplug(),
+ * as at a hot-unplug); the process forks three children, each of which
+ * reads and writes every mapping. What they cost, MemFree from after the
+ * unplug on, must be bounded (less than a quarter page a mapping and child:
+ * no page of RAM each) and come back when they exit, while the holder
+ * keeps its mappings. A mapping of another buffer does not see their
+ * writes. Then pvmap_drm binds the device again, for the tests after it.
+ */
+PVMAP_TEST(drm_unplug_fork_bounded)
+{
+	char pci[64], path[128], c = 0;
+	long long m0 = -1, m1 = -1, m2 = -1;
+	int cmd[2], report[2], fd, status = 0, ret = 0, touched = 0;
+	pid_t holder;
+
+	if (card_pci_name(pci, sizeof(pci)))
+		return fail("no PCI device behind %s", CARD);
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (pipe(cmd) || pipe(report)) {
+		close(fd);
+		return fail("pipe: %s", strerror(errno));
+	}
+	holder = fork();
+	if (holder == 0) {
+		close(cmd[1]);
+		close(report[0]);
+		_exit(fork_holder(fd, cmd[0], report[1]) ? 1 : 0);
+	}
+	close(cmd[0]);
+	close(report[1]);
+	if (holder < 0 || read(report[0], &c, 1) != 1 || c != 'R') {
+		ret = fail("the holder did not map the buffer");
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/pvmap_drm/unbind");
+	if (guest_write_file(path, pci) || !card_wait(false)) {
+		ret = fail("unbind %s from pvmap_drm: %s still there", pci, CARD);
+		goto out;
+	}
+	/* after what the unbind frees (fbdev's shadow): a second of MemFree at rest */
+	for (int i = 0; i < 20; i++) {
+		m0 = mem_free_kib();
+		usleep(250 * 1000);
+		if (llabs(mem_free_kib() - m0) < 256)
+			break;
+	}
+	if (write(cmd[1], "U", 1) != 1) {
+		ret = fail("the holder is gone");
+		goto out;
+	}
+	while (touched < FORK_CHILDREN && read(report[0], &c, 1) == 1 && c == 'T')
+		touched++;
+	m1 = mem_free_kib();
+	if (touched < FORK_CHILDREN || write(cmd[1], "X", 1) != 1 ||
+	    read(report[0], &c, 1) != 1 || c != 'E') {
+		ret = fail("%d of %d children touched their mappings", touched, FORK_CHILDREN);
+		goto out;
+	}
+	/* the children are gone; what they freed may take a moment (RCU) */
+	for (int i = 0; i < 50 && m0 - (m2 = mem_free_kib()) > FORK_BOUND_KIB / 4; i++)
+		usleep(100 * 1000);
+	printf("# MemFree after the unplug: %lld KiB with the holder's %d mappings; %lld "
+	       "(%+lld) with %d children that touched each; %lld (%+lld) once they exited; "
+	       "bound -%d KiB\n", m0, FORK_MAPS, m1, m1 - m0, FORK_CHILDREN, m2, m2 - m0,
+	       FORK_BOUND_KIB);
+	if (m0 - m1 > FORK_BOUND_KIB)
+		ret = fail("%d children's faults on %d mappings after the unplug took %lld KiB",
+			   FORK_CHILDREN, FORK_MAPS, m0 - m1);
+	else if (m0 - m2 > FORK_BOUND_KIB / 4)
+		ret = fail("%lld KiB not back once the children exited", m0 - m2);
+out:
+	close(cmd[1]);		/* the holder goes */
+	if (holder > 0 && (waitpid(holder, &status, 0) != holder || !WIFEXITED(status) ||
+			   WEXITSTATUS(status)))
+		ret = fail("the holder: status %#x", status);
+	close(report[0]);
+	close(fd);
+	/* the device back to pvmap_drm for the tests after this one */
+	if (access(CARD, F_OK)) {
+		snprintf(path, sizeof(path), "/sys/bus/pci/drivers/pvmap_drm/bind");
+		if (guest_write_file(path, pci) || !card_wait(true))
+			ret = fail("bind %s to pvmap_drm again: no %s", pci, CARD);
+	}
+	return ret;
+}
+
 /*
  * The host unplugs the std-VGA while this process holds a mapping of a
- * buffer: the mapping no longer reaches VRAM (its PTEs were zapped) but a
- * zeroed page of RAM of its own, read and written without a signal, as TTM's
+ * buffer: the mapping no longer reaches VRAM (its PTEs were zapped) but the
+ * buffer's zeroed page of RAM, read and written without a signal, as TTM's
  * mappings are, so that a display server survives; the file's ioctls fail,
  * nothing oopses, and the module unloads once the file is closed.
  */
