@@ -241,6 +241,27 @@ class EmulatorFault(unittest.TestCase):
         self.assertIsNone(console.emulator_fault(lines))
 
 
+class FinalClocksource(unittest.TestCase):
+    """run-guest's clocksource_not_jiffies reads the console's last switch."""
+    # as an outside review saw it on the i386 debug kernel without HPET, TCG loaded
+    FELL_BACK = ["[    1.4] clocksource: Switched to clocksource tsc-early",
+                 "[    2.9] clocksource: Switched to clocksource tsc",
+                 "[   31.2] clocksource: timekeeping watchdog on CPU1: Marking clocksource "
+                 "'tsc-early' as unstable because the skew is too large:",
+                 "[   31.3] clocksource: Switched to clocksource refined-jiffies"]
+
+    def test_the_last_switch_counts(self):
+        self.assertEqual(console.final_clocksource(self.FELL_BACK), "refined-jiffies")
+        self.assertIn(console.final_clocksource(self.FELL_BACK), console.TICK_CLOCKSOURCES)
+
+    def test_a_fallback_to_hpet_survives(self):
+        lines = self.FELL_BACK[:3] + ["[   31.3] clocksource: Switched to clocksource hpet"]
+        self.assertNotIn(console.final_clocksource(lines), console.TICK_CLOCKSOURCES)
+
+    def test_never_switched_is_the_boot_default(self):
+        self.assertEqual(console.final_clocksource(["[ 0.0] Linux version 6.1"]), "jiffies")
+
+
 class FakeQMP:
     """A QMP server on a Unix socket that answers from a script."""
 
