@@ -60,13 +60,16 @@ static void pvmap_pv_native(struct pvmap_pv_queue *q, bool clears_only)
 	}
 }
 
-/* Whether @q clears a PTE. */
-static bool pvmap_pv_has_clear(const struct pvmap_pv_queue *q)
+/*
+ * Whether a clear of @q left its PTE live, after the hypervisor refused the
+ * batch (one that lies may have served it all the same).
+ */
+static bool pvmap_pv_clear_left_live(const struct pvmap_pv_queue *q)
 {
 	unsigned int i;
 
 	for (i = 0; i < q->nupd; i++)
-		if (!q->upd[i].val)
+		if (!q->upd[i].val && !pte_none(*q->ptep[i]))
 			return true;
 	return false;
 }
@@ -122,7 +125,7 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 		atomic_long_inc(&pvmap_pv.refusals);
 		if (!q->err)
 			q->err = ret;
-		if (pvmap_pv_has_clear(q))
+		if (pvmap_pv_clear_left_live(q))
 			goto refused_clear;
 	}
 	/*
@@ -137,10 +140,10 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 
 refused_clear:
 	/*
-	 * A clear refused, or a batch with one in it: the PTE would stay live
-	 * behind an unmap, and the slot be found live by its next map. The
-	 * guest clears it itself, and the hypervisor is done with: it no
-	 * longer owns what the guest writes.
+	 * A clear refused and not made: the PTE would stay live behind an
+	 * unmap, and the slot be found live by its next map. The guest clears
+	 * it itself, and the hypervisor is done with: it no longer owns what
+	 * the guest writes.
 	 */
 	pvmap_pv_died("refused to clear a PTE");
 	WARN_ONCE(1, "pvmap: the hypervisor refused to clear a PTE (%d)\n", ret);
