@@ -24,6 +24,9 @@ packages=(
 	# make vm's images; debootstrap checks the archive's signature with gpgv
 	# against Debian's keyring (only Recommends: not installed by themselves)
 	debootstrap debian-archive-keyring gpgv
+	# a loaded host for the verdicts that must hold on one: nice -n 19 stress-ng
+	# --cpu 2 beside make check (docs/testing.md)
+	stress-ng
 	# pvmap-drmfps, the guests' libdrm client (static: -dev ships libdrm.a),
 	# for gcc and gcc -m32; Multi-Arch: same, so both install side by side
 	libdrm-dev libdrm-dev:i386
