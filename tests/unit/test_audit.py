@@ -18,6 +18,7 @@ build of pvmap-audit, an older one included.
 import argparse
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -164,10 +165,51 @@ def mode_5level(r, c):
     return res, want, {"paging": "5-level", "user_top": 0x0100000000000000, "split": "5-level"}
 
 
+def mode_4level_pti(r, c):
+    """x86_64 under PTI, every vCPU in user space: CR3 holds the user copy, which has no
+    vmalloc mapping; the kernel's, 4 KiB below, has the stale one."""
+    g = Guest("4level", [(0x800000000, GiB)], pti=True, cpl=3)
+    g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")    # vmalloc: stale
+    g.kernel(0xffff888000000000, 0, 2 * MiB, flags="GDAW")              # the direct map
+    for cpu in range(2):
+        g.user(cpu, 0x00007f0000000000, 0x800000000, 4 * KiB, flags="DAW")
+        g.user_only(cpu, 0xfffffe0000000000, 0x1000, 4 * KiB, flags="GDAW")  # entry area
+    res = r.run("--json", r.guest(g, "4level-pti.sock"))
+    want = {0xffffc90000400000: (4 * KiB, 4 * KiB, "stale"),
+            0x00007f0000000000: (4 * KiB, 4 * KiB, "user")}
+    doc = res.json()
+    cpus = doc["guests"][0].get("cpus") if doc else None
+    c.check("4level_pti: each vCPU audited in user mode, the kernel's table beside CR3's",
+            cpus is not None and len(cpus) == 2 and
+            all(x["cpl"] == 3 and x["pti"] and x["tables"] == [x["cr3"], x["cr3"] - 0x1000]
+                for x in cpus), f"cpus {cpus}")
+    return res, want, {"paging": "4-level", "user_top": 0x0000800000000000, "split": "4-level"}
+
+
+def mode_pae_pti(r, c):
+    """686-pae under PTI in user space: the user PDPT at CR3, the kernel's the page below;
+    the kernel's vmalloc space (PDPTE 3) only in the kernel's."""
+    g = Guest("pae", [(0xe0000000, 16 * MiB)], pti=True, cpl=3)
+    g.kernel(0xf8000000, 0xe0003000, 4 * KiB, flags="GDAW")            # vmalloc: stale
+    for k in range(4):                                                # the direct map
+        g.kernel(0xc0000000 + k * 2 * MiB, k * 2 * MiB, 2 * MiB, flags="GDAW")
+    for cpu in range(2):
+        g.user(cpu, 0xa0000000, 0xe0001000, 4 * KiB, flags="DAW")
+        g.user_only(cpu, 0xffc00000, 0x1000, 4 * KiB, flags="GDAW")   # entry area
+    res = r.run("--json", r.guest(g, "pae-pti.sock"))
+    want = {0xf8000000: (4 * KiB, 4 * KiB, "stale"), 0xa0000000: (4 * KiB, 4 * KiB, "user")}
+    doc = res.json()
+    cpus = doc["guests"][0].get("cpus") if doc else None
+    c.check("pae_pti: each vCPU audited in user mode, the kernel's PDPT beside CR3's",
+            cpus is not None and len(cpus) == 2 and all(x["pti"] for x in cpus), f"cpus {cpus}")
+    return res, want, {"paging": "PAE", "user_top": 0xc0000000, "split": "direct map"}
+
+
 def test_paging_modes(audit, c):
     r = Run(audit)
     try:
-        for mode in (mode_2level, mode_pae, mode_4level, mode_5level):
+        for mode in (mode_2level, mode_pae, mode_4level, mode_5level, mode_4level_pti,
+                     mode_pae_pti):
             name = mode.__name__[5:]
             res, want, layout = mode(r, c)
             doc = res.json()
@@ -192,6 +234,11 @@ def test_paging_modes(audit, c):
 HOSTILE = 'no "tlb" \\ here\x01\x1b[31m\x7f caf\u00e9 \U0001F600 \t\r\nend'
 
 
+def tables(line):
+    """A command that reads the page tables: `xp` of a table (or an old auditor's `info tlb`)."""
+    return line is not None and (line == "info tlb" or line.startswith("xp /"))
+
+
 def healthy():
     g = Guest("4level", [(0x800000000, GiB)])
     g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")
@@ -203,7 +250,7 @@ def hostile_text(r, c):
     # 1. --json of hostile text: a socket named with a quote and a backslash, a QMP
     # error with escaped control characters and non-ASCII, raw bytes that are not UTF-8
     s1 = r.guest(healthy(), 'q"uo\\te.sock', hook=lambda ex, line, cpu: qmp_line(
-        {"error": {"class": "GenericError", "desc": HOSTILE}}) if line == "info tlb" else None)
+        {"error": {"class": "GenericError", "desc": HOSTILE}}) if tables(line) else None)
     s2 = r.guest(healthy(), "raw.sock", hook=lambda ex, line, cpu:
                  b'{"error": {"class": "GenericError", "desc": "raw \xff\xfe\x80 caf\xc3\xa9 '
                  b'\x7f"}}\r\n' if line == "info pci" else None)
@@ -236,11 +283,11 @@ def oversized_replies(r, c):
     # 2. a reply over the limit: a whole one, and one that never ends
     big = r.guest(healthy(), "big.sock", hook=lambda ex, line, cpu: qmp_line(
         {"return": "ffffc90000400000: 0000000800005000 -G-DA---W\r\n" * 30000})
-        if line == "info tlb" else None)
+        if tables(line) else None)
     res = r.run("--max-reply", "65536", big)
     c.result(res, "a 1.4 MB reply, --max-reply 65536: exit 2", 2, "over the limit")
     endless = r.guest(healthy(), "endless.sock", hook=lambda ex, line, cpu: (
-        b'{"return": "' + b"x" * (2 * MiB), "hang") if line == "info tlb" else None)
+        b'{"return": "' + b"x" * (2 * MiB), "hang") if tables(line) else None)
     res = r.run("--max-reply", "65536", endless, timeout=30)
     c.result(res, "2 MiB with no end of line (the server waits), --max-reply 65536: "
              "exit 2 at once", 2, "over the limit")
@@ -250,22 +297,22 @@ def oversized_replies(r, c):
 
 def cut_short(r, c):
     # 3. cut short: the connection closes mid-reply; a reply whose text is cut mid-line
+    g = healthy()
     cut = r.guest(healthy(), "cut.sock", hook=lambda ex, line, cpu: (
-        qmp_line({"return": healthy().answer("info tlb", 0)})[:40], "close")
-        if line == "info tlb" else None)
+        qmp_line({"return": g.answer(line, cpu)})[:40], "close") if tables(line) else None)
     res = r.run(cut)
     c.result(res, "connection closed mid-reply: exit 2", 2, "cut short")
-    text = healthy().answer("info tlb", 0)
     short = r.guest(healthy(), "short.sock", hook=lambda ex, line, cpu: qmp_line(
-        {"return": text + "ffffc90000400000: 0000000800"}) if line == "info tlb" else None)
-    res = r.run(short)
-    c.result(res, "info tlb text cut mid-line: exit 2", 2, "not a 4-level mapping")
-    nul = r.guest(healthy(), "nul.sock", hook=lambda ex, line, cpu: (
-        b'{"return": "ffff888000000000: 0000000000000000 --PDA---W\\r\\n\\u0000'
-        + text.replace("\r\n", "\\r\\n").encode() + b'"}\r\n') if line == "info tlb"
+        {"return": g.answer(line, cpu) + "ffffc90000400000: 0000000800"}) if tables(line)
         else None)
+    res = r.run(short)
+    c.result(res, "a page table's text cut mid-line: exit 2", 2, "did not answer 512 values")
+    nul = r.guest(healthy(), "nul.sock", hook=lambda ex, line, cpu: (
+        b'{"return": "0000000000000000: 0x0000000000000000 0x0000000000000000\\r\\n\\u0000'
+        + g.answer(line, cpu).replace("\r\n", "\\r\\n").encode() + b'"}\r\n')
+        if tables(line) else None)
     res = r.run(nul)
-    c.result(res, "an escaped NUL hiding the rest of info tlb: exit 2", 2, "malformed")
+    c.result(res, "an escaped NUL hiding the rest of a page table: exit 2", 2, "malformed")
     shut = r.guest(healthy(), "shut.sock", hook=lambda ex, line, cpu: (
         qmp_line({"return": {}}), "shut") if ex == "qmp_capabilities" else None)
     res = r.run(shut)
@@ -276,13 +323,32 @@ def cut_short(r, c):
     res = r.run(gone)
     c.result(res, "the connection closes before a reply: exit 2", 2, "closed")
     slow = r.guest(healthy(), "slow.sock", hook=lambda ex, line, cpu: (
-        b'{"return": "', "hang") if line == "info tlb" else None)
+        b'{"return": "', "hang") if tables(line) else None)
     res = r.run("--timeout", "1", slow, timeout=30)
     c.result(res, "a reply that never ends, --timeout 1: exit 2", 2, "timed out")
+    roots = {t.root for t in g.cpus}
+    nomem = r.guest(healthy(), "nomem.sock", hook=lambda ex, line, cpu: qmp_line(
+        {"return": f"{int(line.split()[-1], 0):016x}: Cannot access memory\r\n"})
+        if line and line.startswith("xp /") and int(line.split()[-1], 0) not in roots else None)
+    res = r.run(nomem)
+    c.result(res, "a page table where QEMU says there is no memory: exit 2", 2,
+             "no memory there")
+    res = r.run("--max-tables", "2", r.guest(healthy(), "bound.sock"))
+    c.result(res, "more page tables than --max-tables 2: exit 2", 2, "--max-tables")
+    # QEMU's own walk (info tlb) that does not show what the tables hold
+    lying = r.guest(healthy(), "lying.sock", hook=lambda ex, line, cpu: qmp_line(
+        {"return": "".join(ln + "\r\n" for ln in g.answer(line, cpu).splitlines()
+                           if not ln.startswith("ffffc90000400000"))})
+        if line == "info tlb" else None)
+    res = r.run("--cross-check", lying)
+    c.result(res, "--cross-check, info tlb without the stale mapping: exit 2", 2,
+             "--cross-check: the walk found 1 aperture mappings, `info tlb` 0")
+    res = r.run("--cross-check", r.guest(healthy(), "honest.sock"))
+    c.result(res, "--cross-check, info tlb as the tables are: exit 1", 1, "1 stale")
     notext = r.guest(healthy(), "notext.sock", hook=lambda ex, line, cpu: qmp_line(
-        {"return": {}}) if line == "info tlb" else None)
+        {"return": {}}) if tables(line) else None)
     res = r.run(notext)
-    c.result(res, "info tlb answered with no text: exit 2", 2)
+    c.result(res, "a page table answered with no text: exit 2", 2)
 
 
 def qemu_noise(r, c):
@@ -381,6 +447,14 @@ def qemu_hmp(path, line, timeout=30):
         return reply.get("return")
 
 
+def xp_as_modelled(text, addr, count, size):
+    """The fake guests' `xp` of the values QEMU's @text shows (its format, theirs)."""
+    mem = Memory()
+    for i, v in enumerate(re.findall(r" 0x([0-9a-f]+)", text)[:count]):
+        mem.write(addr + i * size, int(v, 16))
+    return mem.xp(addr, count, size)
+
+
 def test_real_qemu_paging(audit, c, guest_elf):
     """The real thing: QEMU's own info tlb of a guest paging in each mode."""
     if not c.check("the paging guest is built", os.path.exists(guest_elf), guest_elf):
@@ -411,9 +485,18 @@ def test_real_qemu_paging(audit, c, guest_elf):
                 c.check(f"{mode}: QEMU's info tlb is what the fake guests print",
                         real == model.info_tlb(),
                         f"QEMU: {real!r}; model: {model.info_tlb()!r}"[:600])
+                cr3 = int(re.search(r"CR3=([0-9a-f]+)", regs).group(1), 16) & ~0xfff
+                for count, size in ((512, 8), (4, 8), (1024, 4), (3, 4)):
+                    line = f"xp /{count}{'g' if size == 8 else 'w'}x {cr3:#x}"
+                    real_xp = qemu_hmp(sock, line)
+                    c.check(f"{mode}: QEMU's `{line.split(' 0x')[0]}` is what the fake guests "
+                            "print", real_xp == xp_as_modelled(real_xp, cr3, count, size),
+                            f"QEMU: {real_xp[:200]!r}; model: "
+                            f"{xp_as_modelled(real_xp, cr3, count, size)[:200]!r}")
                 for _ in range(10):  # QEMU takes the next client once it saw this one go
                     time.sleep(0.2)
-                    res = run_audit(audit, "--json", *options, sock)
+                    # --cross-check: the walk of the tables against QEMU's own, info tlb
+                    res = run_audit(audit, "--json", "--cross-check", *options, sock)
                     if "no QMP greeting" not in res.text:
                         break
                 doc = res.json()
