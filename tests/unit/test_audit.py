@@ -363,10 +363,18 @@ def qemu_noise(r, c):
              "1 stale")
 
 
+def bad_options(r, c):
+    # 5. a command line it cannot use: exit 2, said, nothing leaked
+    for args, needle in ((["--pat", "WB WC"], "bad --pat"), (["--max-tables", "0"], "bad"),
+                         (["--bogus"], "unknown option"), ([], "usage")):
+        res = r.run(*args)
+        c.result(res, f"pvmap-audit {' '.join(args)}: exit 2", 2, needle)
+
+
 def test_hostile_qmp(audit, c):
     r = Run(audit)
     try:
-        for part in (hostile_text, oversized_replies, cut_short, qemu_noise):
+        for part in (hostile_text, oversized_replies, cut_short, qemu_noise, bad_options):
             part(r, c)
     finally:
         r.close()
@@ -455,28 +463,54 @@ def xp_as_modelled(text, addr, count, size):
     return mem.xp(addr, count, size)
 
 
+class PagingGuest:
+    """tests/unit/audit_paging_guest.c under QEMU, paging in @mode: its QMP socket,
+    its `info registers` once paging is on (None: it never came on)."""
+
+    def __init__(self, guest_elf, tmp, mode):
+        self.sock = os.path.join(tmp, f"{mode}.sock")
+        self.qemu = subprocess.Popen(
+            ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-accel", "tcg",
+             "-cpu", "max", "-m", "64", "-kernel", guest_elf, "-append", mode,
+             "-qmp", f"unix:{self.sock},server=on,wait=off"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.regs = ""
+        for _ in range(200):  # until the guest has paging on
+            if os.path.exists(self.sock):
+                self.regs = qemu_hmp(self.sock, "info registers") or ""
+                if "CR0=8" in self.regs:
+                    return
+            time.sleep(0.05)
+        self.regs = None
+
+    def why(self):
+        return self.qemu.stderr.read1(300).decode() if self.qemu.poll() is not None else \
+            "paging never came on"
+
+    def audit(self, audit, *args):
+        for _ in range(10):  # QEMU takes the next client once it saw this one go
+            time.sleep(0.2)
+            res = run_audit(audit, *args, self.sock)
+            if "no QMP greeting" not in res.text:
+                return res
+        return res
+
+    def close(self):
+        self.qemu.kill()
+        self.qemu.wait()
+
+
 def test_real_qemu_paging(audit, c, guest_elf):
     """The real thing: QEMU's own info tlb of a guest paging in each mode."""
     if not c.check("the paging guest is built", os.path.exists(guest_elf), guest_elf):
         return
     with tempfile.TemporaryDirectory(prefix="pvmap-audit-qemu-") as tmp:
         for mode, (maps, options, want, layout) in REAL.items():
-            sock = os.path.join(tmp, f"{mode}.sock")
-            qemu = subprocess.Popen(
-                ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-accel", "tcg",
-                 "-cpu", "max", "-m", "64", "-kernel", guest_elf, "-append", mode,
-                 "-qmp", f"unix:{sock},server=on,wait=off"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            guest = PagingGuest(guest_elf, tmp, mode)
+            sock, regs = guest.sock, guest.regs
             try:
-                regs = ""
-                for _ in range(200):  # until the guest has paging on
-                    if os.path.exists(sock):
-                        regs = qemu_hmp(sock, "info registers") or ""
-                        if "CR0=8" in regs:
-                            break
-                    time.sleep(0.05)
-                if not c.check(f"{mode}: the guest turns paging on", "CR0=8" in regs,
-                               regs[-200:] or qemu.stderr.read1(300).decode()):
+                if not c.check(f"{mode}: the guest turns paging on", regs is not None,
+                               guest.why()):
                     continue
                 model = PageTables(mode, Memory())
                 for va, pa, size, user, flags, nx in maps:
@@ -493,12 +527,8 @@ def test_real_qemu_paging(audit, c, guest_elf):
                             "print", real_xp == xp_as_modelled(real_xp, cr3, count, size),
                             f"QEMU: {real_xp[:200]!r}; model: "
                             f"{xp_as_modelled(real_xp, cr3, count, size)[:200]!r}")
-                for _ in range(10):  # QEMU takes the next client once it saw this one go
-                    time.sleep(0.2)
-                    # --cross-check: the walk of the tables against QEMU's own, info tlb
-                    res = run_audit(audit, "--json", "--cross-check", *options, sock)
-                    if "no QMP greeting" not in res.text:
-                        break
+                # --cross-check: the walk of the tables against QEMU's own, info tlb
+                res = guest.audit(audit, "--json", "--cross-check", *options)
                 doc = res.json()
                 c.result(res, f"{mode}: exit 1", 1)
                 if doc:
@@ -510,8 +540,61 @@ def test_real_qemu_paging(audit, c, guest_elf):
                     c.notes.append(f"{mode}: QEMU's info tlb: {len(real.splitlines())} lines, as "
                                    f"modelled; pvmap-audit: {len(got)} mappings, exit {res.rc}")
             finally:
-                qemu.kill()
-                qemu.wait()
+                guest.close()
+
+
+# audit_paging_guest.c's "xenpat" mappings of the aperture 0x800000000: va: (size, the
+# entry's PWT/PCD/PAT, its type under Xen's PAT: WB WT UC- UC WC WP UC UC)
+XEN_PAT = "WB WT UC- UC WC WP UC UC"
+XEN_PAT_MSR = "0x0000050100070406"
+PAT_MAPS = {0xffffc90000400000: (4 * KiB, 4, "WC"),   # the PAT bit alone: WC
+            0xffffc90000401000: (4 * KiB, 1, "WT"),   # PWT
+            0xffffc90000402000: (4 * KiB, 0, "WB"),
+            0xffffc90000600000: (2 * MiB, 4, "WC"),   # a large entry's PAT bit, bit 12
+            0xffffc90000800000: (2 * MiB, 3, "UC")}   # PWT and PCD
+
+
+def test_pat_bit(audit, c, guest_elf):
+    """A 4 KiB entry with the PAT bit, under Xen's PAT table (WC is entry 4, the PAT bit
+    alone: what Xen's PV guests' WC mappings are), is reported as WC. info tlb drops a
+    4 KiB entry's PAT bit (and a large one's, bit 12, with the address bits it masks),
+    which made such a mapping look WB."""
+    if not c.check("the paging guest is built", os.path.exists(guest_elf), guest_elf):
+        return
+    with tempfile.TemporaryDirectory(prefix="pvmap-audit-pat-") as tmp:
+        guest = PagingGuest(guest_elf, tmp, "xenpat")
+        try:
+            if not c.check("the guest sets Xen's PAT and turns paging on", guest.regs is not None,
+                           guest.why()):
+                return
+            res = guest.audit(audit, "--json", "--aperture", "0x800000000:0x40000000")
+            doc = res.json()
+            c.result(res, "stale WC mappings found: exit 1", 1)
+            maps = {m["va"]: m for m in doc["guests"][0]["mappings"]} if doc else {}
+            for va, (size, pat, _) in PAT_MAPS.items():
+                m = maps.get(va, {})
+                c.check(f"va {va:#x}: its PAT index {pat}" +
+                        (", the PAT bit as P in its flags" if size == 4 * KiB and pat & 4 else ""),
+                        m.get("size") == size and m.get("pat") == pat and
+                        (size != 4 * KiB or (m.get("flags", "")[2:3] == "P") == bool(pat & 4)),
+                        f"got {m or 'no mapping'}")
+            # the guest's PAT, as its MSR value and as the types its kernel would log
+            for pat_arg in (XEN_PAT, XEN_PAT_MSR):
+                res = guest.audit(audit, "--json", "--pat", pat_arg,
+                                  "--aperture", "0x800000000:0x40000000")
+                doc = res.json()
+                c.result(res, f"--pat {pat_arg!r}: exit 1", 1)
+                maps = {m["va"]: m for m in doc["guests"][0]["mappings"]} if doc else {}
+                got = {va: maps.get(va, {}).get("memtype") for va in PAT_MAPS}
+                want = {va: t for va, (_, _, t) in PAT_MAPS.items()}
+                c.check(f"--pat {pat_arg!r}: each mapping's memory type, the 4 KiB WC one WC",
+                        got == want, f"got {[(hex(v), t) for v, t in got.items()]}")
+            res = guest.audit(audit, "--pat", XEN_PAT, "--aperture", "0x800000000:0x40000000")
+            c.result(res, "the text report says WC", 1,
+                     "STALE: va 0xffffc90000400000 -> pa 0x800000000 flags -GPDA---W WC")
+            c.notes.append(f"Xen's PAT {XEN_PAT}: {len(PAT_MAPS)} mappings, exit {res.rc}")
+        finally:
+            guest.close()
 
 
 def main():
@@ -528,7 +611,8 @@ def main():
                      ("audit_paging_modes", test_paging_modes),
                      ("audit_hostile_qmp", test_hostile_qmp),
                      ("audit_real_qemu_paging",
-                      lambda audit, c: test_real_qemu_paging(audit, c, args.guest))):
+                      lambda audit, c: test_real_qemu_paging(audit, c, args.guest)),
+                     ("audit_pat_bit", lambda audit, c: test_pat_bit(audit, c, args.guest))):
         if args.only and name not in args.only:
             continue
         c = Checks()

@@ -802,9 +802,10 @@ static int usage(FILE *f)
 		   "                   [[--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET ...]\n"
 		   "--live, --aperture (repeatable) and --page-offset (i386: the kernel's PAGE_OFFSET,\n"
 		   "else inferred from its direct map) apply to the SOCKET that follows them.\n"
-		   "--max-reply (default %zu), --max-mappings (default %zu), --max-tables (page\n"
-		   "tables read, and walked for one vCPU, default %zu) and --timeout (seconds for one\n"
-		   "reply, default %d) bound what a guest can make pvmap-audit hold or wait for.\n"
+		   "--max-reply (default %zu), --max-mappings (default %zu),\n"
+		   "--max-tables (page tables read, and walked for one vCPU; default %zu) and\n"
+		   "--timeout (seconds for one reply, default %d) bound what a guest can make\n"
+		   "pvmap-audit hold or wait for.\n"
 		   "--pat: the guests' PAT MSR, as its value or the eight types their kernel logs\n"
 		   "(\"WB WC UC- UC WB WP UC- WT\"), for each mapping's memory type.\n"
 		   "--cross-check: each vCPU's walk of the tables its CR3 points at against QEMU's\n"
@@ -907,33 +908,33 @@ static int audit_all(struct guest *g, int n, bool json)
 	return failed ? 2 : stale ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * The command line into @g (a guest for each SOCKET), *n and *json: 0; 1
+ * for --help; -1 when it is bad (said on stderr, with the usage).
+ */
+static int parse_args(int argc, char **argv, struct guest *g, int *n, bool *json)
 {
-	struct guest *g = calloc(argc, sizeof(*g));
 	struct aperture given[AUDIT_MAX_APERTURES] = { { 0 } };
 	const char *live = NULL;
 	uint64_t page_offset = 0;
-	int n = 0, ngiven = 0, rc;
-	bool json = false;
+	int ngiven = 0;
 
-	if (!g)
-		return 2;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout);
+			return 1;
 		if (!strcmp(argv[i], "--json")) {
-			json = true;
+			*json = true;
 		} else if (!strcmp(argv[i], "--cross-check")) {
 			cross_check = true;
 		} else if (!strcmp(argv[i], "--pat")) {
 			if (++i == argc || pat_parse(argv[i], &pat_msr)) {
 				fprintf(stderr, "pvmap-audit: bad --pat\n");
-				return usage(stderr);
+				return -1;
 			}
 			pat_given = true;
 		} else if (!strcmp(argv[i], "--live")) {
 			if (++i == argc)
-				return usage(stderr);
+				return -1;
 			live = argv[i];
 		} else if (!strcmp(argv[i], "--max-reply") || !strcmp(argv[i], "--max-mappings") ||
 			   !strcmp(argv[i], "--max-tables") || !strcmp(argv[i], "--timeout") ||
@@ -941,28 +942,41 @@ int main(int argc, char **argv)
 			const char *opt = argv[i];
 
 			if (number_option(opt, ++i == argc ? NULL : argv[i], &page_offset))
-				return usage(stderr);
+				return -1;
 		} else if (!strcmp(argv[i], "--aperture")) {
 			if (aperture_option(++i == argc ? NULL : argv[i], given, &ngiven))
-				return usage(stderr);
+				return -1;
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "pvmap-audit: unknown option %s\n", argv[i]);
-			return usage(stderr);
+			return -1;
 		} else {
-			g[n].socket = argv[i];
-			g[n].live_file = live;
-			g[n].page_offset = page_offset;
-			memcpy(g[n].given, given, sizeof(given));
-			g[n].ngiven = ngiven;
+			g[*n].socket = argv[i];
+			g[*n].live_file = live;
+			g[*n].page_offset = page_offset;
+			memcpy(g[*n].given, given, sizeof(given));
+			g[*n].ngiven = ngiven;
 			live = NULL;
 			page_offset = 0;
 			ngiven = 0;
-			n++;
+			(*n)++;
 		}
 	}
-	if (!n)
-		return usage(stderr);
-	rc = audit_all(g, n, json);
+	return *n ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct guest *g = calloc(argc, sizeof(*g));
+	bool json = false;
+	int n = 0, rc;
+
+	if (!g)
+		return 2;
+	rc = parse_args(argc, argv, g, &n, &json);
+	if (rc)
+		rc = usage(rc > 0 ? stdout : stderr);
+	else
+		rc = audit_all(g, n, json);
 	free(g);
 	return rc;
 }
