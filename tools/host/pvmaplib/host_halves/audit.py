@@ -8,58 +8,24 @@ import time
 
 from ..qmp import QMP, QMPError
 from . import host_half, kv
-from .actions import LiveHalf, PatternHalf, audit_mappings, flags_set, read_backing, \
-    write_backing
+from .actions import LiveHalf, PatternHalf, audit_mappings, read_backing, write_backing
 
 SENTINEL = b"HOST SENTINEL: page A now belongs to someone else. ".ljust(64, b"#")
 
 # The kernel's PAT table as it logs it at boot. Its own (native) puts WC at
-# index 1; a Xen PV guest takes Xen's, fixed by the hypervisor, with WC at 4.
+# index 1; a Xen PV guest takes Xen's, fixed by the hypervisor, with WC at 4
+# (the PAT bit alone).
 _PAT_CONFIG = re.compile(r"x86/PAT: Configuration \[0-7\]: (.*)")
 LINUX_PAT = "WB WC UC- UC WB WP UC- WT"
 
 
-def wc_encoding(lines):
-    """(PWT, PCD, PAT) of a 4 KiB PTE that selects WC under the PAT table the
-    guest's kernel logged, and where that table came from."""
+def pat_table(lines):
+    """The eight types of the PAT table the guest's kernel logged, and where they
+    came from (Linux's own table when it logged none)."""
     table = [m.group(1).split() for m in map(_PAT_CONFIG.search, lines) if m]
-    said = table[-1] if table else LINUX_PAT.split()
-    if "WC" not in said:
-        return None, f"no WC in the guest's PAT table {' '.join(said)}"
-    i = said.index("WC")
-    return (bool(i & 1), bool(i & 2), bool(i & 4)), \
-        f"WC is PAT entry {i} of {' '.join(said)}" + ("" if table else " (Linux's own: not logged)")
-
-
-_XP = re.compile(r"^[0-9a-f]+: 0x([0-9a-f]+)", re.M)
-_PT_ADDR = 0x000ffffffffff000
-
-
-def pte_4level(qmp, va):
-    """The 4 KiB PTE that maps @va, read with `xp` along each vCPU's 4-level page
-    tables until one maps it: (entry, None), or (None, why). `info tlb` drops bit
-    7 of a 4 KiB entry (PAT), which selects WC in Xen's PAT table."""
-    why = "no vCPU"
-    for cpu in qmp.execute("query-cpus-fast"):
-        def hmp(cmd):
-            return qmp.execute("human-monitor-command", **{"command-line": cmd,
-                                                           "cpu-index": cpu["cpu-index"]})
-        regs = hmp("info registers")
-        cr3, cr4 = (re.search(rf"{r}=([0-9a-f]+)", regs) for r in ("CR3", "CR4"))
-        if not cr3 or not cr4 or int(cr4.group(1), 16) & (1 << 12):  # LA57: 5 levels
-            why = f"vCPU {cpu['cpu-index']}: not 4-level paging"
-            continue
-        table = int(cr3.group(1), 16) & _PT_ADDR
-        for shift in (39, 30, 21, 12):
-            m = _XP.search(hmp(f"xp /1gx {table + ((va >> shift) & 511) * 8:#x}"))
-            entry = int(m.group(1), 16) if m else 0
-            if not entry & 1 or (shift != 12 and entry & 0x80):
-                why = f"vCPU {cpu['cpu-index']}: no 4 KiB entry for {va:#x}"
-                break
-            if shift == 12:
-                return entry, None
-            table = entry & _PT_ADDR
-    return None, why
+    if table:
+        return table[-1], "as the kernel logged it"
+    return LINUX_PAT.split(), "Linux's own: not logged"
 
 
 @host_half("audit_quiesced")
@@ -104,38 +70,21 @@ class Memtype(LiveHalf):
         self.memtype = (int(f["va"], 16), int(f["pa"], 16), f["mode"], f["level"])
 
     def sync_memtype(self):
+        """pvmap-audit reads each entry's PWT, PCD and PAT bit (bit 7 of a 4 KiB
+        entry, 12 of a large one) and, given the guest's PAT table, names the type
+        they select: it must be WC."""
         va, pa, mode, level = self.memtype
         live, self.live = self.live, []
-        mappings, rc, out = audit_mappings(self.env, live)
+        types, source = pat_table(self.env.lines)
+        mappings, rc, out = audit_mappings(self.env, live, "--pat", " ".join(types))
         mappings = mappings or []
-        # The entry that maps va to pa. A large one ('P') may be 2 MiB or
-        # 1 GiB: `info tlb` does not say, so up to 1 GiB is accepted.
-        found = [m for m in mappings if 0 <= va - m["va"] < ((1 << 30) if m["flags"][2] == "P"
-                                                              else 4096)
-                 and m["pa"] + (va - m["va"]) == pa]
-        flags = found[0]["flags"] if found else ""
-        on = flags_set(flags)
-        # The entry's PWT (T), PCD (C) and PAT bits must select WC in the
-        # kernel's PAT table. P is the PAT bit of a 4 KiB PTE; in a large-page
-        # entry it is PS, and `info tlb` does not show that entry's PAT bit
-        # (bit 12): a large WC entry is checkable only where WC needs no PAT bit.
-        want, table = wc_encoding(self.env.lines)
-        if want and level != "4k" and want[2]:
-            want, table = None, table + ": a large page's PAT bit is not in info tlb's flags"
-        if found and want and want[2]:  # the PAT bit: only the entry itself shows it
-            entry, why = pte_4level(self.env.qmp, va)
-            if entry is None or entry & _PT_ADDR != pa & ~0xfff:
-                want, table = None, table + f"; its PTE: {why or f'{entry:#x} maps another page'}"
-            else:  # PWT, PCD and PAT as the entry has them
-                on = {f for f, bit in (("T", 1 << 3), ("C", 1 << 4), ("P", 1 << 7)) if entry & bit}
-                table += f"; its PTE {entry:#x} read with xp"
-        wc = bool(flags) and want is not None and \
-            ("T" in on, "C" in on) == want[:2] and (level != "4k" or ("P" in on) == want[2])
-        self.check("memtype_wc_audit_flags", wc and mode == "wc",
-                   f"va {va:#x} (pa {pa:#x}): guest reads {mode} ({level} page); pvmap-audit "
-                   f"flags {flags or 'not found'} (want " +
-                   (", ".join(("" if b else "no ") + f for b, f in zip(want, "TCP")
-                              if level == "4k" or f != "P") if want else "?") + f"; {table})",
+        found = [m for m in mappings if 0 <= va - m["va"] < m["size"] and
+                 m["pa"] + (va - m["va"]) == pa]
+        m = found[0] if found else {}
+        self.check("memtype_wc_audit_flags", m.get("memtype") == "WC" and mode == "wc",
+                   f"va {va:#x} (pa {pa:#x}): guest reads {mode} ({level} page); pvmap-audit: "
+                   f"flags {m.get('flags', 'not found')}, PAT entry {m.get('pat')}, "
+                   f"{m.get('memtype')} under {' '.join(types)} ({source})",
                    None if found else f"{len(mappings)} aperture mappings audited; "
                    f"pvmap-audit exit {rc}: {out.strip()[-300:]}")
         self.memtype = None
