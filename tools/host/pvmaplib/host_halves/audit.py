@@ -2,13 +2,15 @@
 """Host halves that look at the guest's page tables through pvmap-audit, and
 the hot-unplug tests (QMP device_del / device_add of the ivshmem aperture)."""
 
+import json
 import os
 import re
 import time
 
 from ..qmp import QMP, QMPError
 from . import host_half, kv
-from .actions import LiveHalf, PatternHalf, audit_mappings, read_backing, write_backing
+from .actions import LiveHalf, PatternHalf, audit_mappings, read_backing, run_audit, \
+    write_backing
 
 SENTINEL = b"HOST SENTINEL: page A now belongs to someone else. ".ljust(64, b"#")
 
@@ -173,6 +175,60 @@ class MmapZapped(Unplug, LiveHalf):
         self.check("mmap_zapped_on_unplug_audit", found == [], diag,
                    *(f"left: va {m['va']:#x} -> pa {m['pa']:#x} flags {m['flags']}"
                      for m in (found or [])[:4]))
+
+
+@host_half("audit_pti_user_mode")
+class PtiUserMode(LiveHalf):
+    """Every vCPU spins in user space under PTI, with the user page tables loaded,
+    and one stale kernel mapping is left: pvmap-audit must list it (exit 1), having
+    seen each vCPU in user mode with the kernel's tables beside the user ones. A vCPU
+    that a timer or a kernel thread had at that moment is looked at again."""
+
+    ATTEMPTS = 8
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.stale = None
+
+    def line_pti_stale(self, text):
+        f = kv(text)
+        self.stale = (int(f["va"], 16), int(f["cpus"]))
+
+    def cpls(self):
+        """Each vCPU's CPL now, from QMP (a witness beside what the auditor says)."""
+        out = []
+        for cpu in self.env.qmp.execute("query-cpus-fast"):
+            regs = self.env.qmp.execute("human-monitor-command", **{
+                "command-line": "info registers", "cpu-index": cpu["cpu-index"]})
+            m = re.search(r"CPL=(\d)", regs)
+            out.append(m.group(1) if m else "?")
+        return ",".join(out)
+
+    def sync_pti_audit(self):
+        va, ncpus = self.stale
+        live, self.live = self.live, []
+        for attempt in range(1, self.ATTEMPTS + 1):
+            rc, out = run_audit(self.env, live, "--json")
+            cpl_after = self.cpls()
+            try:
+                guest = json.loads(out)["guests"][0]
+            except (ValueError, KeyError, TypeError, IndexError):
+                guest = {}
+            found = [m for m in guest.get("mappings", []) if m["va"] == va]
+            cpus = guest.get("cpus")
+            user = cpus is not None and len(cpus) == ncpus and \
+                all(c.get("cpl") == 3 and c.get("pti") for c in cpus)
+            said = f"audit {attempt}: pvmap-audit exit {rc}, " + \
+                (f"va {va:#x} listed {found[0]['kind']}" if found else f"va {va:#x} not listed") + \
+                (f"; vCPUs (CPL, PTI) as it saw them: "
+                 f"{[(c.get('cpl'), c.get('pti')) for c in cpus]}" if cpus is not None else
+                 "; it says nothing of the vCPUs it saw") + f"; CPL of each just after: {cpl_after}"
+            stale_ok = rc == 1 and len(found) == 1 and found[0]["kind"] == "stale"
+            if not stale_ok or user:
+                break
+        self.check("pti_user_mode_stale_found", stale_ok, said,
+                   None if stale_ok else out.strip()[-400:])
+        self.check("pti_user_mode_vcpus_in_user_space", user, said)
 
 
 @host_half("hazard_scenario", "xen_hazard_demo")
