@@ -286,6 +286,9 @@ def oversized_replies(r, c):
         if tables(line) else None)
     res = r.run("--max-reply", "65536", big)
     c.result(res, "a 1.4 MB reply, --max-reply 65536: exit 2", 2, "over the limit")
+    # adjacent tables read together, never in a reply over the limit: audited
+    res = r.run("--max-reply", "65536", r.guest(healthy(), "small.sock"))
+    c.result(res, "tables read together within --max-reply 65536: audited, exit 1", 1, "1 stale")
     endless = r.guest(healthy(), "endless.sock", hook=lambda ex, line, cpu: (
         b'{"return": "' + b"x" * (2 * MiB), "hang") if tables(line) else None)
     res = r.run("--max-reply", "65536", endless, timeout=30)

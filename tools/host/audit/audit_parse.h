@@ -224,10 +224,13 @@ struct walk_table;
  * one walk (a loop in the tables, or tables shared over and over, hits
  * that bound and the walk fails).
  */
+#define WALK_RUN	16	/* adjacent tables read at once, at most, by default */
+
 struct walker {
 	table_read_fn read;
 	void *ctx;
 	size_t max_tables;
+	size_t max_run;			/* tables in one read, at most (WALK_RUN) */
 	struct walk_table *slots;	/* open addressing, by address and kind */
 	size_t cap, ntables;
 	size_t visits;			/* in the walk under way */

@@ -62,6 +62,7 @@ void walker_init(struct walker *w, table_read_fn read, void *ctx, size_t max_tab
 	w->read = read;
 	w->ctx = ctx;
 	w->max_tables = max_tables;
+	w->max_run = WALK_RUN;
 }
 
 void walker_free(struct walker *w)
@@ -350,8 +351,6 @@ static int walk_level(struct walk *k, uint64_t addr, int level, uint64_t va, con
 	return 0;
 }
 
-#define RUN_TABLES	16	/* tables in one read, at most */
-
 static int addr_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -360,11 +359,11 @@ static int addr_cmp(const void *a, const void *b)
 }
 
 /*
- * Read the @n tables at @addr[] (sorted) of @level that are adjacent in
+ * Read the @n tables at @addr[] (sorted) of @level, those adjacent in
  * memory in one read each run: a round trip to QEMU costs about what a
  * table does, and Linux allocates many tables together (the direct map's
- * and the kernel's at boot). A run that cannot be read is left to the
- * walk, which reads its tables one by one and says why.
+ * and the kernel's at boot). What cannot be read is left to the walk,
+ * which reads its tables one by one and says why.
  */
 static void read_runs(struct walker *w, const struct mode *m, int level, const uint64_t *addr,
 		      size_t n)
@@ -375,10 +374,8 @@ static void read_runs(struct walker *w, const struct mode *m, int level, const u
 		uint64_t *run;
 		size_t len;
 
-		for (k = j + 1; k < n && k - j < RUN_TABLES && addr[k] == addr[k - 1] + 0x1000; k++)
+		for (k = j + 1; k < n && k - j < w->max_run && addr[k] == addr[k - 1] + 0x1000; k++)
 			;
-		if (k - j == 1)		/* alone: the walk reads it */
-			continue;
 		if (w->ntables + (k - j) > w->max_tables)
 			return;
 		len = (k - j) * (size_t)count;

@@ -605,6 +605,10 @@ static int audit(struct guest *g)
 	strcpy(addr.sun_path, g->socket);
 	qmp_reader_init(&c.r, sock_read, &c, max_reply);
 	walker_init(&w, table_read, &reader, max_tables);
+	/* a read of adjacent tables must not be a reply over --max-reply: ~16 KiB a table */
+	w.max_run = max_reply / (20u << 10) < WALK_RUN ? max_reply / (20u << 10) : WALK_RUN;
+	if (!w.max_run)
+		w.max_run = 1;
 	c.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c.fd < 0 || connect(c.fd, (struct sockaddr *)&addr, sizeof(addr))) {
 		snprintf(g->error, sizeof(g->error), "cannot connect to QMP at %s: %s (is the guest running?)",
