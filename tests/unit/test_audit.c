@@ -793,7 +793,18 @@ static void walk_pti_kernel_half(void)
 	m.fail = 0;
 	/* bit 12 clear: CR3 holds the kernel's tables, walked as they are */
 	p4.cr3 = 0x2000;
-	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2);
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && !r.user_only);
+
+	/* a Xen PV guest's user table: Xen's linear slot maps it, no guest kernel entry */
+	m = (struct mem){ .n = 0 };
+	poke(&m, 0x2000 + 258 * 8, 0x2000 | 0x63);
+	poke(&m, 0x2000 + 511 * 8, 0x3000 | 0x67);	/* the vsyscall page's */
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && r.user_only && !r.pti);
+	poke(&m, 0x2000 + 273 * 8, 0x4000 | 0x63);	/* the guest's direct map: its kernel's */
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && !r.user_only);
+	m.val[0] = 0x5000 | 0x63;			/* slot 258 elsewhere: no Xen */
+	m.n = 2;
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && !r.user_only);
 
 	/* PAE (686-pae): the user PDPT at the start of the page above the kernel's */
 	m = (struct mem){ .n = 0 };

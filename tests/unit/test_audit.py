@@ -25,7 +25,8 @@ import sys
 import tempfile
 import time
 
-from audit_guest_model import GiB, KiB, MiB, Guest, Memory, PageTables, info_pci
+from audit_guest_model import GiB, KiB, MiB, P_ACC, P_PRESENT, P_RW, Guest, Memory, \
+    PageTables, info_pci
 from audit_harness import Checks, Run, diff, kinds, qmp_line, run_audit
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -205,11 +206,39 @@ def mode_pae_pti(r, c):
     return res, want, {"paging": "PAE", "user_top": 0xc0000000, "split": "direct map"}
 
 
+def mode_4level_xen_pv(r, c):
+    """A Xen PV guest (dom0): vCPU 0 in its kernel, vCPU 1 in user space with the user
+    table Linux keeps apart (Xen's linear slot, 258, maps each table onto itself; no
+    guest kernel entry but the vsyscall page's 511). The kernel's part is vCPU 0's."""
+    def guest(user_vcpus):
+        g = Guest("4level", [(0x800000000, GiB)], cpl=3)
+        for cpu, t in enumerate(g.cpus):
+            g.mem.write(t.root + 258 * 8, t.root | P_PRESENT | P_RW | P_ACC)
+            if cpu in user_vcpus:
+                t.map(0xffffffffff600000, 0x2000, 4 * KiB, flags="DA")       # vsyscall
+            else:
+                t.map(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")  # stale
+                t.map(0xffff888000000000, 0, 2 * MiB, flags="GDAW")
+            g.user(cpu, 0x00007f0000000000, 0x800000000, 4 * KiB, flags="DAW")
+        return g
+    res = r.run("--json", r.guest(guest({1}), "xen-pv.sock"))
+    doc = res.json()
+    cpus = doc["guests"][0].get("cpus") if doc else None
+    c.check("4level_xen_pv: vCPU 1 seen in a user table only",
+            cpus is not None and [x.get("xen_pv_user") for x in cpus] == [False, True],
+            f"cpus {cpus}")
+    every = r.run(r.guest(guest({0, 1}), "xen-pv-user.sock"))
+    c.result(every, "4level_xen_pv: every vCPU in a user table: exit 2", 2, "Xen PV")
+    want = {0xffffc90000400000: (4 * KiB, 4 * KiB, "stale"),
+            0x00007f0000000000: (4 * KiB, 4 * KiB, "user")}
+    return res, want, {"paging": "4-level", "user_top": 0x0000800000000000, "split": "4-level"}
+
+
 def test_paging_modes(audit, c):
     r = Run(audit)
     try:
         for mode in (mode_2level, mode_pae, mode_4level, mode_5level, mode_4level_pti,
-                     mode_pae_pti):
+                     mode_pae_pti, mode_4level_xen_pv):
             name = mode.__name__[5:]
             res, want, layout = mode(r, c)
             doc = res.json()

@@ -251,6 +251,13 @@ struct walk_roots {
 	uint64_t addr[2];
 	int n;
 	bool pti;
+	/*
+	 * A Xen PV guest's user table (Xen's linear slot maps it, no guest
+	 * kernel entry): the guest's kernel mappings are not in it, and its
+	 * kernel table is nowhere to be found from here. The kernel part of
+	 * every kernel table is the same; another vCPU's must show it.
+	 */
+	bool user_only;
 };
 
 /* 0 and @r, or -1 (w->err) when the top-level table cannot be read. */

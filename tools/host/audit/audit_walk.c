@@ -208,6 +208,24 @@ static bool pti_pair(const struct mode *m, const uint64_t *u, const uint64_t *k)
 	return present;
 }
 
+/*
+ * Whether @t, the 4-level table at @root, is a Xen PV guest's user table:
+ * Xen's linear page-table slot (PML4 entry 258, LINEAR_PT_VIRT_START)
+ * maps it onto itself, and the guest kernel's part (entries 272-510; 511
+ * holds the vsyscall page) is empty. Linux under Xen PV keeps its user
+ * tables apart from the kernel's (xen_get_user_pgd()), and Xen, not a CR3
+ * bit, switches between them: nothing says where the kernel's is.
+ */
+static bool xen_pv_user(const uint64_t *t, uint64_t root)
+{
+	if (!(t[258] & PT_PRESENT) || (t[258] & PT_ADDR) != root)
+		return false;
+	for (int i = 272; i < 511; i++)
+		if (t[i] & PT_PRESENT)
+			return false;
+	return true;
+}
+
 int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *r)
 {
 	const struct mode *m;
@@ -222,8 +240,10 @@ int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *
 	}
 	m = &modes[p->mode];
 	r->addr[r->n++] = root;
-	if (!table(w, root, m->bytes, m->count[0], &not_memory))
+	u = table(w, root, m->bytes, m->count[0], &not_memory);
+	if (!u)
 		return -1;
+	r->user_only = p->mode == PAGING_4LEVEL && xen_pv_user(u, root);
 	/* 2-level paging has no PTI; under PAE the PDPT must start its page */
 	if (p->mode == PAGING_2LEVEL || !(root & PTI_SWITCH) || (root & 0xfe0))
 		return 0;

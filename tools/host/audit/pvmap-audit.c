@@ -543,6 +543,25 @@ static int audit_vcpu(struct guest *g, struct conn *c, struct walker *w, int i,
 	return cross_check ? cross_check_vcpu(g, c, w, i, &p) : 0;
 }
 
+/*
+ * Whether some vCPU had the kernel's tables loaded: a Xen PV guest's vCPU
+ * in user space has only its user table (walk_roots()), and the kernel's
+ * part is the same in every kernel table, so one is enough.
+ */
+static bool kernel_tables_seen(struct guest *g)
+{
+	int user_only = 0;
+
+	for (int i = 0; i < g->audited; i++)
+		user_only += g->cpu[i].roots.user_only;
+	if (!user_only || user_only < g->audited)
+		return true;
+	snprintf(g->error, sizeof(g->error), "every vCPU has a Xen PV guest's user page tables "
+		 "loaded, which hold none of its kernel's mappings, and its kernel's tables "
+		 "cannot be found from here: could not check them");
+	return false;
+}
+
 static int classify(struct guest *g, const struct page_offset_votes *votes)
 {
 	g->top = user_top(g->mode);
@@ -657,6 +676,8 @@ static int audit(struct guest *g)
 	for (int i = 0; i < g->ncpus; i++)
 		if (audit_vcpu(g, &c, &w, i, &votes))
 			goto out;
+	if (!kernel_tables_seen(g))
+		goto out;
 	/* after the page-table check, which explains an early guest better */
 	if (!g->nap) {
 		snprintf(g->error, sizeof(g->error), "no virtual-GPU aperture in `info pci`");
@@ -732,8 +753,9 @@ static void report(const struct guest *g, bool json, bool last)
 				printf("%d", v->cpl);
 			else
 				printf("null");
-			printf(", \"cr3\": %" PRIu64 ", \"pti\": %s, \"tables\": [", v->cr3,
-			       v->roots.pti ? "true" : "false");
+			printf(", \"cr3\": %" PRIu64 ", \"pti\": %s, \"xen_pv_user\": %s, "
+			       "\"tables\": [", v->cr3, v->roots.pti ? "true" : "false",
+			       v->roots.user_only ? "true" : "false");
 			for (int r = 0; r < v->roots.n; r++)
 				printf("%s%" PRIu64, r ? ", " : "", v->roots.addr[r]);
 			printf("]}");

@@ -61,7 +61,7 @@ class Quiesced(LiveHalf):
 
 @host_half("memtype_wc")
 class Memtype(LiveHalf):
-    """The held map's flags in pvmap-audit's view of the page tables: WC, not UC-."""
+    """The held map's memory type as pvmap-audit reads its entry: WC, not UC-."""
 
     def __init__(self, env, name):
         super().__init__(env, name)
