@@ -73,13 +73,16 @@ static int fuzz_phys(void *ctx, uint64_t addr, int bytes, uint64_t *val)
 
 /*
  * Page tables: the input is memory, repeated (address modulo its length),
- * laid out once with a table's worth more of it after its end, so that a
- * table is one copy (the fuzzer's coverage counts every byte loop).
+ * laid out once with a run of tables' worth more of it after its end, so
+ * that a read is one copy (the fuzzer's coverage counts every byte loop).
  */
+#define FUZZ_RUN	2	/* adjacent tables in one read */
+#define FUZZ_SPAN	(FUZZ_RUN * 4096)
+
 struct fuzz_tables {
 	const uint8_t *data;
 	size_t len;
-	uint8_t *mem;		/* len + 8192 bytes */
+	uint8_t *mem;		/* len + FUZZ_SPAN bytes */
 };
 
 static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *vals)
@@ -87,7 +90,8 @@ static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *
 	const struct fuzz_tables *m = ctx;
 	const uint8_t *at = m->mem + addr % m->len;
 
-	if ((bytes != 4 && bytes != 8) || count < 1 || count * bytes > 8192)
+	/* a table, a PDPT, or a run of at most FUZZ_RUN tables: no more */
+	if ((bytes != 4 && bytes != 8) || count < 1 || (size_t)count * (size_t)bytes > FUZZ_SPAN)
 		abort();
 	if (*at == 0xee)	/* now and then, no memory there */
 		return XP_NOT_MEMORY;
@@ -96,11 +100,12 @@ static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *
 	if (bytes == 8) {
 		memcpy(vals, at, (size_t)count * 8);	/* little-endian, as x86 */
 	} else {
-		uint32_t w[1024];
+		for (int i = 0; i < count; i++) {
+			uint32_t v;
 
-		memcpy(w, at, (size_t)count * 4);
-		for (int i = 0; i < count; i++)
-			vals[i] = w[i];
+			memcpy(&v, at + 4 * i, 4);
+			vals[i] = v;
+		}
 	}
 	return 0;
 }
@@ -147,11 +152,11 @@ static void walk_every_mode(const uint8_t *data, size_t size)
 
 	if (size < 8)
 		return;
-	mem.mem = malloc(size + 8192);
+	mem.mem = malloc(size + FUZZ_SPAN);
 	if (!mem.mem)
 		return;
-	for (size_t at = 0; at < size + 8192; at += size)
-		memcpy(mem.mem + at, data, at + size <= size + 8192 ? size : size + 8192 - at);
+	for (size_t at = 0; at < size + FUZZ_SPAN; at += size)
+		memcpy(mem.mem + at, data, at + size <= size + FUZZ_SPAN ? size : size + FUZZ_SPAN - at);
 	for (int i = 0; i < 8; i++)
 		cr3 = cr3 << 8 | data[i];
 	/* the mode from the last byte: one walk an input, of a few tables */
@@ -162,6 +167,7 @@ static void walk_every_mode(const uint8_t *data, size_t size)
 		struct walk_roots r;
 
 		walker_init(&w, fuzz_table, &mem, FUZZ_TABLES);
+		w.max_run = FUZZ_RUN;
 		if (!walk_roots(&w, &p, &r)) {
 			struct fuzz_walk fw = { .p = &p, .r = &r };
 
