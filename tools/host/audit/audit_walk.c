@@ -124,6 +124,10 @@ static bool full(struct walker *w)
 /* Keep @e (malloc()ed) under @key: 0, or -1 (w->err; @e freed) past a bound. */
 static int store(struct walker *w, uint64_t key, uint64_t *e)
 {
+	if (cached(w, key)) {	/* read before: the first read stands */
+		free(e);
+		return 0;
+	}
 	if (full(w)) {
 		free(e);
 		return -1;
