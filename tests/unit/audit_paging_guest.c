@@ -7,8 +7,9 @@
  * apertures, user and kernel, turns paging on and halts: so that
  * pvmap-audit reads what QEMU itself prints in `info tlb`, not a model of
  * it. "xenpat" (audit_pat_bit) is 4-level paging under Xen's PAT table,
- * with mappings that select its entries through PWT, PCD and the PAT bit. The first 4 MiB are identity-mapped: this code runs on after paging
- * is on (in compatibility mode under 4- and 5-level paging).
+ * with mappings that select its entries through PWT, PCD and the PAT bit.
+ * The first 4 MiB are identity-mapped: this code runs on after paging is
+ * on (in compatibility mode under 4- and 5-level paging).
  */
 #include <stdint.h>
 
@@ -176,11 +177,13 @@ void guest_main(const uint32_t *mbi)
 		wrmsr_pat(XEN_MSR_PAT);
 		map64(root, 39, 0, 0, 21, KERN);
 		map64(root, 39, 2 * MiB, 2 * MiB, 21, KERN);
-		map64(root, 39, 0xffffc90000400000ULL, 0x800000000ULL, 12, KERN | PG_PAT);	/* WC */
-		map64(root, 39, 0xffffc90000401000ULL, 0x800001000ULL, 12, KERN | PG_PWT);	/* WT */
-		map64(root, 39, 0xffffc90000402000ULL, 0x800002000ULL, 12, KERN);		/* WB */
+		/* under Xen's table: WC (the PAT bit alone), WT, WB; WC and UC, 2 MiB */
+		map64(root, 39, 0xffffc90000400000ULL, 0x800000000ULL, 12, KERN | PG_PAT);
+		map64(root, 39, 0xffffc90000401000ULL, 0x800001000ULL, 12, KERN | PG_PWT);
+		map64(root, 39, 0xffffc90000402000ULL, 0x800002000ULL, 12, KERN);
 		map64(root, 39, 0xffffc90000600000ULL, 0x800200000ULL, 21, KERN | PG_PAT_LARGE);
-		map64(root, 39, 0xffffc90000800000ULL, 0x800400000ULL, 21, KERN | PG_PWT | PG_PCD);
+		map64(root, 39, 0xffffc90000800000ULL, 0x800400000ULL, 21,
+		      KERN | PG_PWT | PG_PCD);
 		wrmsr_efer(1u << 8 | 1u << 11);			/* LME, NXE */
 		paging_on((uint32_t)(uintptr_t)root, 0x20);
 	} else if (has(cmdline, "4level") || has(cmdline, "5level")) {
