@@ -74,6 +74,94 @@ PVMAP_TEST(hazard_scenario)
 	return 0;
 }
 
+/* Spin in user space on @cpu until killed; tell @ready once there. */
+static void __attribute__((noreturn)) spin_on(int cpu, int ready)
+{
+	volatile unsigned long n = 0;
+
+	if (pin_cpu(cpu) || write(ready, "r", 1) != 1)
+		_exit(1);
+	close(ready);
+	for (;;)
+		n++;
+}
+
+/*
+ * Under page-table isolation, with every vCPU running user code, the
+ * host's auditor still finds a stale kernel mapping: pvmap_test's hazard
+ * engine (hazard_demo=1) leaves one behind, a process pinned to each vCPU
+ * spins in user space (whose page tables hold no vmalloc mapping), and the
+ * host audits meanwhile (handshake "pti-audit"): exit 1, the mapping
+ * listed, each vCPU seen in user mode. Skips without PTI or without
+ * pvmap's test hooks.
+ */
+PVMAP_TEST(audit_pti_user_mode)
+{
+	struct pvmap_test_facilities fac;
+	struct pvmap_test_hazard req = { 0 };
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t pids[64];
+	int ready[2], spinning = 0, ret = 0;
+	struct device *d;
+	char c;
+
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
+		return -1;
+	if (!(fac.flags & PVMAP_TEST_F_PTI))
+		return skip("no page-table isolation: the user tables are the kernel's");
+	if (!(fac.flags & PVMAP_TEST_F_PTE_LAYER))
+		return skip("pvmap built without CONFIG_PVMAP_TEST_HOOKS: no hazard engine");
+	if (ncpus < 1 || ncpus > 64)
+		return fail("%ld CPUs", ncpus);
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	guest_test_unload();
+	if (guest_test_load("hazard_demo=1"))
+		return fail("cannot load pvmap_test with hazard_demo=1");
+	if (guest_test(PVMAP_TEST_HAZARD_MAP, &req, d->info.aperture_base,
+		       d->info.aperture_size) || req.h.status != PVMAP_TEST_PASS || !req.demo) {
+		ret = fail("hazard_map: %s", req.h.msg);
+		goto out;
+	}
+	printf("# pvmap-host: pti-stale va=%#llx off=%#llx cpus=%ld\n",
+	       (unsigned long long)req.va, (unsigned long long)req.offset, ncpus);
+	guest_print_live();
+	if (pipe(ready)) {
+		ret = fail("pipe: %s", strerror(errno));
+		goto out;
+	}
+	fflush(stdout);
+	for (long cpu = 0; cpu < ncpus; cpu++) {
+		pids[spinning] = fork();
+		if (pids[spinning] == 0) {
+			close(ready[0]);
+			spin_on((int)cpu, ready[1]);
+		}
+		if (pids[spinning] < 0)
+			break;
+		spinning++;
+	}
+	close(ready[1]);
+	for (int i = 0; i < spinning; i++)
+		if (read(ready[0], &c, 1) != 1)
+			break;
+	close(ready[0]);
+	if (spinning < ncpus)
+		ret = fail("%d of %ld spinning processes started", spinning, ncpus);
+	else if (!guest_host_sync("pti-audit"))
+		ret = fail("host did not audit");
+	for (int i = 0; i < spinning; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+out:
+	/* the hazard window's PTE goes with the module; later tests load it afresh */
+	guest_test_unload();
+	return ret;
+}
+
 /*
  * The io_mapping API's own cases, run in the kernel: one kernel_NAME test per
  * line of guest/tests/pvmap_api_cases.c's table, which the build turns into

@@ -2,7 +2,10 @@
 """The guests test_audit.py's fake QMP servers answer for: page tables of each
 paging mode built in a sparse guest-physical memory, printed as QEMU 7.2's
 `info tlb` walks them (target/i386/monitor.c, tlb_info_32/pae32/la48/la57), and
-the answers to `info pci`, `info cpus`, `info registers` and `xp`."""
+the answers to `info pci`, `info cpus`, `info registers` and `xp` (QEMU's
+memory_dump(), monitor/misc.c: a line for each 16 bytes)."""
+
+import re
 
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 M64 = (1 << 64) - 1
@@ -21,25 +24,29 @@ LEVELS = {"2level": ([22, 12], 4), "pae": ([30, 21, 12], 8),
 class PageTables:
     """One address space's page tables, in a sparse guest-physical memory."""
 
-    def __init__(self, mode, memory, pse=True):
+    def __init__(self, mode, memory, pse=True, root=None):
         self.mode, self.mem, self.pse = mode, memory, pse
         self.shifts, self.esize = LEVELS[mode]
-        self.root = memory.alloc()
+        self.root = memory.alloc() if root is None else root
+        self.cr3_bits = 0  # bits CR3 has beside the root's address (PCID, PTI's bit 12)
 
     def cr3(self):
-        return self.root
+        return self.root | self.cr3_bits
 
     def index_bits(self, shift):
         if self.mode == "2level":
             return 10
         return 2 if self.mode == "pae" and shift == 30 else 9
 
-    def map(self, va, pa, size, user=False, flags="AW", nx=None):
-        """A leaf of @size at @va; flags: letters of GDACTW (P and U from the args)."""
+    def map(self, va, pa, size, user=False, flags="AW", nx=None, pat=False):
+        """A leaf of @size at @va; flags: letters of GDACTW (P and U from the args);
+        @pat: the entry's PAT bit (bit 7 of a 4 KiB entry, 12 of a large one)."""
         bits = P_PRESENT | (P_USER if user else 0)
         for ch, b in zip("GDACTW", (P_GLOBAL, P_DIRTY, P_ACC, P_PCD, P_PWT, P_RW)):
             if ch in flags:
                 bits |= b
+        if pat:
+            bits |= P_PS if size == 4 * KiB else 0x1000
         if (nx if nx is not None else not user) and self.esize == 8:
             bits |= P_NX
         leaf_shift = size.bit_length() - 1
@@ -140,10 +147,18 @@ class PageTables:
 class Memory:
     """Sparse guest-physical memory: the page tables' entries, by address."""
 
-    def __init__(self):
+    def __init__(self, limit=None):
         self.words = {}
         self.tables = {}  # table page: indices of its present entries
         self.next = 0x7000000
+        self.limit = limit  # where memory ends (`xp`: "Cannot access memory"); None: never
+
+    def alloc_pair(self):
+        """Two pages, the first 8 KiB-aligned: a top-level table pair under PTI."""
+        self.next = (self.next | 0x1fff) + 1
+        first = self.next
+        self.next += 0x1000
+        return first
 
     def alloc(self):
         self.next += 0x1000
@@ -156,6 +171,20 @@ class Memory:
     def read(self, addr, size=8):
         v = self.words.get(addr, 0)
         return v & 0xffffffff if size == 4 else v
+
+    def xp(self, addr, count, size):
+        """QEMU's `xp /COUNT{g,w}x ADDR`."""
+        out, off, end = [], 0, count * size
+        while off < end:
+            line = f"{addr + off:016x}:"
+            if self.limit is not None and addr + off + 16 > self.limit:
+                out.append(line + " Cannot access memory")
+                break
+            n = min(16, end - off) // size
+            out.append(line + "".join(f" 0x{self.read(addr + off + i * size, size):0{2 * size}x}"
+                                      for i in range(n)))
+            off += 16
+        return "".join(ln + "\r\n" for ln in out)
 
     def indices(self, table, esize, count):
         """The indices of @table's present entries, in order (QEMU reads them all)."""
@@ -179,7 +208,7 @@ def info_pci(*bars):
     return "".join(line + "\r\n" for line in out)
 
 
-def registers(mode, cr3, pse=True, cpu=0):
+def registers(mode, cr3, pse=True, cpu=0, cpl=0):
     """`info registers` as QEMU 7.2 prints it (the lines pvmap-audit reads, and a few others)."""
     cr4 = {"2level": 0x690 if pse else 0x680, "pae": 0x6b0, "4level": 0x350ef0,
            "5level": 0x351ef0}[mode]
@@ -187,12 +216,13 @@ def registers(mode, cr3, pse=True, cpu=0):
     if mode in ("4level", "5level"):
         return (head + "RAX=0000000000000000 RBX=ffffffff82a0c940 RCX=0000000000000001 "
                 "RDX=0000000000000000\r\n"
-                "RIP=ffffffff81e3b41b RFL=00000246 [---Z-P-] CPL=0 II=0 A20=1 SMM=0 HLT=1\r\n"
+                f"RIP=ffffffff81e3b41b RFL=00000246 [---Z-P-] CPL={cpl} II=0 A20=1 SMM=0 "
+                "HLT=1\r\n"
                 "GDT=     fffffe0000001000 0000007f\r\n"
                 f"CR0=80050033 CR2=00007f5c8e6f9000 CR3={cr3:016x} CR4={cr4:08x}\r\n"
                 "DR6=00000000ffff0ff0 DR7=0000000000000400\r\nEFER=0000000000000d01\r\n")
     return (head + "EAX=00000000 EBX=c1b4a000 ECX=00000001 EDX=00000000\r\n"
-            "EIP=c18a1c4f EFL=00000246 [---Z-P-] CPL=0 II=0 A20=1 SMM=0 HLT=1\r\n"
+            f"EIP=c18a1c4f EFL=00000246 [---Z-P-] CPL={cpl} II=0 A20=1 SMM=0 HLT=1\r\n"
             "GDT=     c7fd2000 000000ff\r\n"
             f"CR0=80050033 CR2=b7f00000 CR3={cr3:08x} CR4={cr4:08x}\r\n"
             "DR6=00000000ffff0ff0 DR7=00000400\r\n"
@@ -200,13 +230,29 @@ def registers(mode, cr3, pse=True, cpu=0):
 
 
 class Guest:
-    """A fake guest: its vCPUs' address spaces and its PCI devices."""
+    """A fake guest: its vCPUs' address spaces and its PCI devices. With @pti,
+    each vCPU runs in user space under page-table isolation: CR3 points at
+    the user copy of its top-level table (bit 12 set), which has the user
+    entries and none of the kernel's; the kernel's copy, 4 KiB below, has
+    both (Linux's pti.c: user entries mirrored, NX added on the kernel side)."""
 
-    def __init__(self, mode, bars, ncpus=2, pse=True):
-        self.mode, self.bars, self.pse = mode, bars, pse
+    def __init__(self, mode, bars, ncpus=2, pse=True, pti=False, cpl=0):
+        self.mode, self.bars, self.pse, self.pti, self.cpl = mode, bars, pse, pti, cpl
         self.mem = Memory()
         self.cpus = [PageTables(mode, self.mem, pse) for _ in range(ncpus)]
+        self.users = []
+        if pti:  # the kernel's table and the user one beside it, above
+            for t in self.cpus:
+                t.root = self.mem.alloc_pair()
+                u = PageTables(mode, self.mem, pse, root=t.root + 0x1000)
+                self.users.append(u)
+                # PAE: all four PDPTEs of both, the user ones shared (pgd_prepopulate_pmd())
+                for i in range(4 if mode == "pae" else 0):
+                    self.mem.write(t.root + i * 8, self.mem.alloc() | P_PRESENT)
+                    self.mem.write(u.root + i * 8, self.mem.read(t.root + i * 8) if i < 3
+                                   else self.mem.alloc() | P_PRESENT)
         self.tlb_cache = {}
+        self.xp_count = 0
 
     def kernel(self, va, pa, size, **kw):
         """A kernel mapping: in every vCPU's tables, as the kernel half is shared."""
@@ -215,6 +261,29 @@ class Guest:
 
     def user(self, cpu, va, pa, size, **kw):
         self.cpus[cpu].map(va, pa, size, user=True, **kw)
+        if self.pti:
+            self.mirror(cpu)
+
+    def mirror(self, cpu):
+        """PTI: the user copy's user entries are the kernel copy's, without its NX
+        (under PAE the three PDPTEs below PAGE_OFFSET 0xc0000000)."""
+        k, u = self.cpus[cpu], self.users[cpu]
+        n = 3 if self.mode == "pae" else 256
+        esize = 8
+        for i in range(n):
+            v = self.mem.read(k.root + i * esize)
+            if v & P_PRESENT:
+                self.mem.write(u.root + i * esize, v & ~P_NX)
+                if self.mode != "pae" and v & P_USER:
+                    self.mem.write(k.root + i * esize, v | P_NX)
+
+    def user_only(self, cpu, va, pa, size, **kw):
+        """A kernel mapping in the user copy's kernel half only (PTI's clones)."""
+        self.users[cpu].map(va, pa, size, **kw)
+
+    def loaded(self, cpu):
+        """The tables vCPU @cpu has loaded (and QEMU's info tlb walks)."""
+        return self.users[cpu] if self.pti else self.cpus[cpu]
 
     def answer(self, line, cpu):
         """The text of a human-monitor command, or None (QEMU's error)."""
@@ -227,14 +296,13 @@ class Guest:
         if cpu >= len(self.cpus):
             return None
         if line == "info registers":
-            return registers(self.mode, self.cpus[cpu].cr3(), self.pse, cpu)
+            return registers(self.mode, self.loaded(cpu).cr3(), self.pse, cpu, self.cpl)
         if line == "info tlb":
             if cpu not in self.tlb_cache:
-                self.tlb_cache[cpu] = self.cpus[cpu].info_tlb()
+                self.tlb_cache[cpu] = self.loaded(cpu).info_tlb()
             return self.tlb_cache[cpu]
-        if line.startswith("xp /1"):
-            size = {"g": 8, "w": 4}[line[5]]
-            addr = int(line.split()[-1], 0)
-            v = self.mem.read(addr, size)
-            return f"{addr:016x}: 0x{v:0{2 * size}x}\r\n"
+        m = re.fullmatch(r"xp /(\d+)([gw])x (0x[0-9a-f]+|\d+)", line)
+        if m:
+            self.xp_count += 1
+            return self.mem.xp(int(m.group(3), 0), int(m.group(1)), {"g": 8, "w": 4}[m.group(2)])
         return None

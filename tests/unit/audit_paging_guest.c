@@ -6,20 +6,32 @@
  * 4level, 5level), with 4 KiB, 2 MiB, 4 MiB and 1 GiB pages of the test's
  * apertures, user and kernel, turns paging on and halts: so that
  * pvmap-audit reads what QEMU itself prints in `info tlb`, not a model of
- * it. The first 4 MiB are identity-mapped: this code runs on after paging
- * is on (in compatibility mode under 4- and 5-level paging).
+ * it. "xenpat" (audit_pat_bit) is 4-level paging under Xen's PAT table,
+ * with mappings that select its entries through PWT, PCD and the PAT bit.
+ * The first 4 MiB are identity-mapped: this code runs on after paging is
+ * on (in compatibility mode under 4- and 5-level paging).
  */
 #include <stdint.h>
 
 #define PG_P	0x1ULL
 #define PG_W	0x2ULL
 #define PG_U	0x4ULL
+#define PG_PWT	0x8ULL
 #define PG_PCD	0x10ULL
 #define PG_A	0x20ULL
 #define PG_D	0x40ULL
 #define PG_PS	0x80ULL
 #define PG_G	0x100ULL
+#define PG_PAT	0x80ULL		/* in a 4 KiB entry */
+#define PG_PAT_LARGE 0x1000ULL	/* in a 2 MiB or 1 GiB one */
 #define PG_NX	(1ULL << 63)
+
+/*
+ * Xen's PAT (XEN_MSR_PAT, xen/arch/x86/include/asm/processor.h, "an ABI
+ * with PV guests"): WB WT UC- UC WC WP UC UC. WC is entry 4: the PAT bit
+ * alone, which is how a Xen PV guest's WC mapping looks.
+ */
+#define XEN_MSR_PAT	0x0000050100070406ULL
 
 #define KERN	(PG_P | PG_W | PG_A | PG_D | PG_G)
 #define USER	(PG_P | PG_W | PG_A | PG_D | PG_U)
@@ -116,6 +128,11 @@ static void wrmsr_efer(uint32_t set)
 	__asm__ volatile("wrmsr" : : "a"(lo), "d"(hi), "c"(0xc0000080));
 }
 
+static void wrmsr_pat(uint64_t pat)
+{
+	__asm__ volatile("wrmsr" : : "a"((uint32_t)pat), "d"((uint32_t)(pat >> 32)), "c"(0x277));
+}
+
 static void paging_on(uint32_t cr3, uint32_t cr4)
 {
 	uint32_t cr0;
@@ -154,6 +171,21 @@ void guest_main(const uint32_t *mbi)
 		map64(pdpt_pae, 30, 0x60000000, 0xe0200000, 21, USER);
 		wrmsr_efer(1u << 11);				/* NXE */
 		paging_on((uint32_t)(uintptr_t)pdpt_pae, 0x20);	/* PAE */
+	} else if (has(cmdline, "xenpat")) {
+		uint64_t *root = new_table();
+
+		wrmsr_pat(XEN_MSR_PAT);
+		map64(root, 39, 0, 0, 21, KERN);
+		map64(root, 39, 2 * MiB, 2 * MiB, 21, KERN);
+		/* under Xen's table: WC (the PAT bit alone), WT, WB; WC and UC, 2 MiB */
+		map64(root, 39, 0xffffc90000400000ULL, 0x800000000ULL, 12, KERN | PG_PAT);
+		map64(root, 39, 0xffffc90000401000ULL, 0x800001000ULL, 12, KERN | PG_PWT);
+		map64(root, 39, 0xffffc90000402000ULL, 0x800002000ULL, 12, KERN);
+		map64(root, 39, 0xffffc90000600000ULL, 0x800200000ULL, 21, KERN | PG_PAT_LARGE);
+		map64(root, 39, 0xffffc90000800000ULL, 0x800400000ULL, 21,
+		      KERN | PG_PWT | PG_PCD);
+		wrmsr_efer(1u << 8 | 1u << 11);			/* LME, NXE */
+		paging_on((uint32_t)(uintptr_t)root, 0x20);
 	} else if (has(cmdline, "4level") || has(cmdline, "5level")) {
 		int la57 = has(cmdline, "5level"), top = la57 ? 48 : 39;
 		uint64_t *root = new_table();

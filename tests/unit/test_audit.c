@@ -565,11 +565,331 @@ static void overlap_and_live_ranges(void)
 	ksft_test_result(failures == before, "%s\n", "overlap_and_live_ranges");
 }
 
+/* --- the page tables, read and walked ---------------------------------------------- */
+
+static void xp_tables_parsed_strictly(void)
+{
+	uint64_t v[1024];
+	int before = failures;
+
+	CHECK(parse_xp_table("0000000000104000: 0x0000000000105027 0x0000000000000000\r\n"
+			     "0000000000104010: 0x8000000000000063 0x0000000000000001\r\n",
+			     0x104000, 8, 4, v) == 0 &&
+	      v[0] == 0x105027 && v[2] == 0x8000000000000063ULL && v[3] == 1);
+	CHECK(parse_xp_table("0000000000001000: 0xf000ff53 0x00000001 0x00000002 0x00000003\r\n"
+			     "0000000000001010: 0xdeadbeef\r\n", 0x1000, 4, 5, v) == 0 &&
+	      v[0] == 0xf000ff53 && v[4] == 0xdeadbeef);
+	/* an odd count ends with a short line */
+	CHECK(parse_xp_table("0000000000002000: 0x0000000000000001 0x0000000000000002\n"
+			     "0000000000002010: 0x0000000000000003\n", 0x2000, 8, 3, v) == 0);
+	CHECK(parse_xp_table("0000000007fffff8: Cannot access memory\r\n", 0x7fffff8, 8, 512, v) ==
+	      XP_NOT_MEMORY);
+	/* what QEMU read before memory ended does not make a table */
+	CHECK(parse_xp_table("0000000000002000: 0x0000000000000001 0x0000000000000002\r\n"
+			     "0000000000002010: Cannot access memory\r\n", 0x2000, 8, 4, v) ==
+	      XP_NOT_MEMORY);
+	/* refused: another address, a value short of its width, one missing, one too many, text after */
+	CHECK(parse_xp_table("0000000000003000: 0x0000000000000001 0x0000000000000002\r\n",
+			     0x2000, 8, 2, v) == -1);
+	CHECK(parse_xp_table("0000000000002000: 0x1 0x0000000000000002\r\n", 0x2000, 8, 2, v) == -1);
+	CHECK(parse_xp_table("0000000000002000: 0x0000000000000001\r\n", 0x2000, 8, 2, v) == -1);
+	CHECK(parse_xp_table("0000000000002000: 0x0000000000000001 0x0000000000000002 "
+			     "0x0000000000000003\r\n", 0x2000, 8, 2, v) == -1);
+	CHECK(parse_xp_table("0000000000002000: 0x0000000000000001 0x0000000000000002\r\nmore\r\n",
+			     0x2000, 8, 2, v) == -1);
+	CHECK(parse_xp_table("0000000000002000: 0x0000000000000001 0x0000000000000002", 0x2000, 8,
+			     2, v) == -1);	/* no line end: cut short */
+	CHECK(parse_xp_table("", 0x2000, 8, 2, v) == -1);
+	CHECK(parse_xp_table("0000000000002000: 0x00000001\r\n", 0x2000, 8, 1, v) == -1);
+	ksft_test_result(failures == before, "%s\n", "xp_tables_parsed_strictly");
+}
+
+/* guest-physical memory for the walker: entries by address, the rest zero */
+#define MEM_MAX	64
+struct mem {
+	uint64_t addr[MEM_MAX], val[MEM_MAX];
+	int n, reads;
+	uint64_t no_memory, fail;	/* a table address QEMU says is no memory; one whose read fails */
+};
+
+static void poke(struct mem *m, uint64_t addr, uint64_t val)
+{
+	m->addr[m->n] = addr;
+	m->val[m->n++] = val;
+}
+
+static int mem_read(void *ctx, uint64_t addr, int bytes, int count, uint64_t *vals)
+{
+	struct mem *m = ctx;
+
+	m->reads++;
+	if (addr == m->no_memory)
+		return XP_NOT_MEMORY;
+	if (addr == m->fail)
+		return -1;
+	for (int i = 0; i < count; i++) {
+		vals[i] = 0;
+		for (int k = 0; k < m->n; k++)
+			if (m->addr[k] == addr + (uint64_t)i * (uint64_t)bytes)
+				vals[i] = bytes == 4 ? m->val[k] & 0xffffffff : m->val[k];
+	}
+	return 0;
+}
+
+struct leaves {
+	struct tlb_entry e[32];
+	int n;
+};
+
+static int leaf_of(void *ctx, const struct tlb_entry *e)
+{
+	struct leaves *l = ctx;
+
+	if (l->n < 32)
+		l->e[l->n] = *e;
+	l->n++;
+	return 0;
+}
+
+/* Walk @p's tables in @m: 0 and the leaves, or -1. */
+static int walk(struct mem *m, const struct cpu_paging *p, struct walk_roots *r, struct leaves *l,
+		size_t max_tables)
+{
+	struct walker w;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	walker_init(&w, mem_read, m, max_tables);
+	rc = walk_roots(&w, p, r);
+	if (!rc)
+		rc = walk_tables(&w, p, r, leaf_of, l);
+	if (rc && !w.err[0])
+		rc = -99;	/* a failure that does not say why */
+	walker_free(&w);
+	return rc;
+}
+
+static bool leaf_is(const struct tlb_entry *e, uint64_t va, uint64_t pa, uint64_t size, int pat,
+		    const char *flags)
+{
+	return e->va == va && e->pa == pa && e->size == size && e->pat == pat &&
+	       !strcmp(e->flags, flags) && e->size_known && e->pa_known;
+}
+
+static void walk_each_mode(void)
+{
+	struct cpu_paging p2 = { .mode = PAGING_2LEVEL, .cr3 = 0x1000, .pse = true };
+	struct cpu_paging pae = { .mode = PAGING_PAE, .cr3 = 0x1020 };
+	struct cpu_paging p4 = { .mode = PAGING_4LEVEL, .cr3 = 0x1000 | 0x5 };	/* PCID 5 */
+	struct cpu_paging p5 = { .mode = PAGING_5LEVEL, .cr3 = 0x1000 };
+	struct walk_roots r;
+	struct leaves l;
+	struct mem m = { .n = 0 };
+	int before = failures;
+
+	/* 2-level: a 4 MiB page above 4 GiB (PSE-36) with its PAT bit (12), a 4 KiB one's (7) */
+	poke(&m, 0x1000 + (0xa0400000 >> 22) * 4, 0xe0000000 | 1 << 13 | 0x1000 | 0x1e3);
+	poke(&m, 0x1000 + (0x90000000 >> 22) * 4, 0x2000 | 0x67);
+	poke(&m, 0x2000 + 5 * 4, 0xe0005000 | 0x80 | 0x8 | 0x63);
+	CHECK(walk(&m, &p2, &r, &l, 16) == 0 && r.n == 1 && !r.pti && l.n == 2);
+	CHECK(leaf_is(&l.e[0], 0x90005000, 0xe0005000, TLB_4K, 5, "--PDA-T-W"));
+	CHECK(leaf_is(&l.e[1], 0xa0400000, 0x1e0000000ULL, TLB_4M, 4, "-GPDA---W"));
+	/* without CR4.PSE the PS bit is not looked at: the entry points at a table */
+	p2.pse = false;
+	CHECK(walk(&m, &p2, &r, &l, 16) == 0 && l.n == 1 && l.e[0].size == TLB_4K);
+
+	/* PAE: the PDPT at CR3's 32 bytes; a 2 MiB page with its PAT bit, NX */
+	m = (struct mem){ .n = 0 };
+	poke(&m, 0x1020 + 3 * 8, 0x3000 | 0x1);
+	poke(&m, 0x3000 + (0xf8000000 >> 21 & 511) * 8, 0x8000000d0000000ULL | 0x1000 | 0x1e3);
+	poke(&m, 0x3000 + 0 * 8, 0x4000 | 0x63);
+	poke(&m, 0x4000 + 1 * 8, 0x800000000ULL | 0x10 | 0x63);
+	pae.cr3 = 0x1020;
+	CHECK(walk(&m, &pae, &r, &l, 16) == 0 && l.n == 2 && r.addr[0] == 0x1020);
+	CHECK(leaf_is(&l.e[0], 0xc0001000, 0x800000000ULL, TLB_4K, 2, "---DAC--W"));
+	CHECK(leaf_is(&l.e[1], 0xf8000000, 0xd0000000, TLB_2M, 4, "-GPDA---W") ||
+	      leaf_is(&l.e[1], 0xf8000000, 0xd0000000, TLB_2M, 4, "XGPDA---W"));
+	CHECK(l.e[1].flags[0] == '-');	/* bit 59 is no NX: 0x08... */
+
+	/* 4-level: PCID bits aside; 1 GiB and 2 MiB pages, a reserved PS in the PML4 maps nothing */
+	m = (struct mem){ .n = 0 };
+	poke(&m, 0x1000 + 273 * 8, 0x2000 | 0x63);
+	poke(&m, 0x2000 + 4 * 8, (1ULL << 63) | 0x100000000ULL | 0x1e3);
+	poke(&m, 0x2000 + 5 * 8, 0x3000 | 0x63);
+	poke(&m, 0x3000 + 1 * 8, 0x800200000ULL | 0x10e7);
+	poke(&m, 0x1000 + 300 * 8, 0x5000 | 0xe3);
+	CHECK(walk(&m, &p4, &r, &l, 16) == 0 && r.addr[0] == 0x1000 && l.n == 2);
+	CHECK(leaf_is(&l.e[0], 0xffff888100000000ULL, 0x100000000ULL, TLB_1G, 0, "XGPDA---W"));
+	CHECK(leaf_is(&l.e[1], 0xffff888140200000ULL, 0x800200000ULL, TLB_2M, 4, "--PDA--UW"));
+
+	/* tables adjacent in memory are read together: the PML4, then its four PDPTs at once */
+	m = (struct mem){ .n = 0 };
+	for (int i = 0; i < 4; i++) {
+		poke(&m, 0x2000 + i * 8, (0x10000 + i * 0x1000) | 0x63);
+		poke(&m, 0x10000 + i * 0x1000, ((uint64_t)i << 30) | 0xe3);
+	}
+	p4.cr3 = 0x2000;
+	CHECK(walk(&m, &p4, &r, &l, 16) == 0 && l.n == 4 && m.reads == 2 &&
+	      leaf_is(&l.e[3], 0x18000000000ULL, 0xc0000000ULL, TLB_1G, 0, "--PDA---W"));
+	/* a run that cannot be read is read a table at a time, and says why */
+	m.reads = 0;
+	m.no_memory = 0x10000;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && m.reads == 3);
+	/* more tables than the bound allows: no run read past it */
+	m.no_memory = 0;
+	m.reads = 0;
+	CHECK(walk(&m, &p4, &r, &l, 4) == -1 && m.reads == 4);
+
+	/* 5-level: one more level, addresses sign-extended from bit 56 */
+	m = (struct mem){ .n = 0 };
+	poke(&m, 0x1000 + 273 * 8, 0x2000 | 0x63);
+	poke(&m, 0x2000 + 0 * 8, 0x3000 | 0x63);
+	poke(&m, 0x3000 + 4 * 8, 0x100000000ULL | 0x1e3);
+	CHECK(walk(&m, &p5, &r, &l, 16) == 0 && l.n == 1 &&
+	      leaf_is(&l.e[0], 0xff11000100000000ULL, 0x100000000ULL, TLB_1G, 0, "-GPDA---W"));
+	ksft_test_result(failures == before, "%s\n", "walk_each_mode");
+}
+
+static void walk_pti_kernel_half(void)
+{
+	struct cpu_paging p4 = { .mode = PAGING_4LEVEL, .cr3 = 0x3000, .cpl = 3 };
+	struct cpu_paging pae = { .mode = PAGING_PAE, .cr3 = 0x3000 };
+	struct walk_roots r;
+	struct leaves l;
+	struct mem m = { .n = 0 };
+	int before = failures, reads;
+
+	/* 4-level: the user copy (CR3 0x3000) and the kernel's (0x2000); the user entry mirrored */
+	poke(&m, 0x3000 + 0 * 8, 0x4000 | 0x67);
+	poke(&m, 0x2000 + 0 * 8, (1ULL << 63) | 0x4000 | 0x67);
+	poke(&m, 0x4000 + 0 * 8, 0x5000 | 0x67);
+	poke(&m, 0x5000 + 2 * 8, 0x6000 | 0x67);
+	poke(&m, 0x6000 + 0 * 8, 0x800000000ULL | 0x67);		/* user, 0x400000 */
+	poke(&m, 0x2000 + 402 * 8, 0x7000 | 0x63);			/* vmalloc space */
+	poke(&m, 0x7000 + 0 * 8, 0x8000 | 0x63);
+	poke(&m, 0x8000 + 2 * 8, 0x9000 | 0x63);
+	poke(&m, 0x9000 + 0 * 8, 0x800005000ULL | 0x163);		/* a stale kernel page */
+	poke(&m, 0x3000 + 508 * 8, 0xa000 | 0x63);			/* the user copy's own */
+	poke(&m, 0xa000 + 0 * 8, 0x100000000ULL | 0x1e3);
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && r.pti && r.n == 2 && r.addr[0] == 0x3000 &&
+	      r.addr[1] == 0x2000);
+	CHECK(l.n == 3 && l.e[0].va == 0x400000 && l.e[1].va == 0xfffffe0000000000ULL &&
+	      leaf_is(&l.e[2], 0xffffc90000400000ULL, 0x800005000ULL, TLB_4K, 0, "-G-DA---W"));
+	/* the user half is walked once: its tables read once */
+	reads = m.reads;
+	m.reads = 0;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && m.reads == reads && m.reads == 9);
+	/* a table below that holds other user entries is no kernel half: CR3's alone */
+	m.val[1] = 0x4000 | 0x63 | (1ULL << 63);
+	m.val[1] ^= 0x1000;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && r.n == 1 && l.n == 2);
+	m.val[1] ^= 0x1000;
+	/* no memory below: not PTI; a read that fails there: could not check */
+	m.no_memory = 0x2000;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2);
+	m.no_memory = 0;
+	m.fail = 0x2000;
+	CHECK(walk(&m, &p4, &r, &l, 32) == -1);
+	m.fail = 0;
+	/* bit 12 clear: CR3 holds the kernel's tables, walked as they are */
+	p4.cr3 = 0x2000;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && !r.user_only);
+
+	/* a Xen PV guest's user table: Xen's linear slot maps it, no guest kernel entry */
+	m = (struct mem){ .n = 0 };
+	poke(&m, 0x2000 + 258 * 8, 0x2000 | 0x63);
+	poke(&m, 0x2000 + 511 * 8, 0x3000 | 0x67);	/* the vsyscall page's */
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && r.user_only && !r.pti);
+	poke(&m, 0x2000 + 273 * 8, 0x4000 | 0x63);	/* the guest's direct map: its kernel's */
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && !r.user_only);
+	m.val[0] = 0x5000 | 0x63;			/* slot 258 elsewhere: no Xen */
+	m.n = 2;
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && !r.user_only);
+
+	/* PAE (686-pae): the user PDPT at the start of the page above the kernel's */
+	m = (struct mem){ .n = 0 };
+	for (int i = 0; i < 3; i++) {
+		poke(&m, 0x3000 + i * 8, (0x10 + i) << 12 | 0x1);
+		poke(&m, 0x2000 + i * 8, (0x10 + i) << 12 | 0x1);
+	}
+	poke(&m, 0x3000 + 3 * 8, 0x20000 | 0x1);	/* the user copy's kernel PMD */
+	poke(&m, 0x2000 + 3 * 8, 0x21000 | 0x1);	/* the kernel's */
+	poke(&m, 0x21000 + 448 * 8, 0x22000 | 0x63);	/* 0xf8000000: vmalloc space */
+	poke(&m, 0x22000 + 3 * 8, 0xd0003000 | 0x163);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && r.pti && r.addr[1] == 0x2000 && l.n == 1 &&
+	      leaf_is(&l.e[0], 0xf8003000, 0xd0003000, TLB_4K, 0, "-G-DA---W"));
+	/* a PDPT within its page (a slab object, no PTI) has no kernel copy below */
+	pae.cr3 = 0x3020;
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti);
+	/* nor one at the start of a page that holds more (pgd_cache's next object) */
+	pae.cr3 = 0x3000;
+	poke(&m, 0x3000 + 4 * 8, 0x23000 | 0x1);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti);
+	ksft_test_result(failures == before, "%s\n", "walk_pti_kernel_half");
+}
+
+static void walk_fails_closed(void)
+{
+	struct cpu_paging p4 = { .mode = PAGING_4LEVEL, .cr3 = 0x1000 };
+	struct walk_roots r;
+	struct leaves l;
+	struct mem m = { .n = 0 };
+	int before = failures;
+
+	poke(&m, 0x1000 + 1 * 8, 0x2000 | 0x63);
+	poke(&m, 0x2000 + 0 * 8, 0x3000 | 0x63);
+	poke(&m, 0x3000 + 0 * 8, 0x4000 | 0x63);
+	poke(&m, 0x4000 + 0 * 8, 0x800000000ULL | 0x63);
+	CHECK(walk(&m, &p4, &r, &l, 16) == 0 && l.n == 1);
+	/* a table that cannot be read, where one should be */
+	m.fail = 0x3000;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1);
+	m.fail = 0;
+	m.no_memory = 0x4000;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1);
+	m.no_memory = 0;
+	CHECK(walk(&m, &p4, &r, &l, 3) == -1);	/* more tables than allowed */
+	/*
+	 * a loop: each level's entries point back at the PML4: 585 tables
+	 * walked of one table read, past a bound of 64: could not check (under 600,
+	 * the walk ends, every page mapping the PML4)
+	 */
+	m = (struct mem){ .n = 0 };
+	for (int i = 0; i < 8; i++)
+		poke(&m, 0x1000 + i * 8, 0x1000 | 0x63);
+	CHECK(walk(&m, &p4, &r, &l, 64) == -1 && m.reads == 2);	/* and the PTI probe below */
+	CHECK(walk(&m, &p4, &r, &l, 600) == 0 && l.n == 4096);
+	/* no paging, or a mode it does not know */
+	p4.mode = PAGING_OFF;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1);
+	ksft_test_result(failures == before, "%s\n", "walk_fails_closed");
+}
+
+static void pat_types_named(void)
+{
+	uint64_t msr;
+	int before = failures;
+
+	/* Linux's own table, and Xen's (WC at entry 4, the PAT bit alone) */
+	CHECK(pat_parse("0x0407050600070106", &msr) == 0 && msr == 0x0407050600070106ULL &&
+	      !strcmp(pat_type(msr, 1), "WC") && !strcmp(pat_type(msr, 7), "WT"));
+	CHECK(pat_parse("WB WT UC- UC WC WP UC UC", &msr) == 0 && msr == 0x0000050100070406ULL &&
+	      !strcmp(pat_type(msr, 4), "WC") && !strcmp(pat_type(msr, 0), "WB") &&
+	      !strcmp(pat_type(msr, 2), "UC-"));
+	CHECK(pat_parse("WB WC UC- UC WB WP UC- WT", &msr) == 0 && msr == 0x0407050600070106ULL);
+	CHECK(pat_parse("WB WC UC- UC WB WP UC-", &msr) == -1);		/* seven */
+	CHECK(pat_parse("WB WC UC- UC WB WP UC- WT WB", &msr) == -1);	/* nine */
+	CHECK(pat_parse("WB WC UC- UC WB WP UC- XX", &msr) == -1);
+	CHECK(pat_parse("0x0007010600070102", &msr) == -1);		/* 2: reserved */
+	CHECK(!strcmp(pat_type(0x02, 0), "?") && !strcmp(pat_type(0, 8), "?"));
+	ksft_test_result(failures == before, "%s\n", "pat_types_named");
+}
+
 int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "audit-parsers");
-	ksft_set_plan(10);
+	ksft_set_plan(15);
 	qmp_reader_any_chunking();
 	qmp_reader_fails_closed();
 	qmp_replies_decoded_or_refused();
@@ -580,5 +900,10 @@ int main(void)
 	tlb_resolve_reads_the_entries();
 	user_kernel_split();
 	overlap_and_live_ranges();
+	xp_tables_parsed_strictly();
+	walk_each_mode();
+	walk_pti_kernel_half();
+	walk_fails_closed();
+	pat_types_named();
 	ksft_finished();
 }

@@ -18,13 +18,15 @@ build of pvmap-audit, an older one included.
 import argparse
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-from audit_guest_model import GiB, KiB, MiB, Guest, Memory, PageTables, info_pci
+from audit_guest_model import GiB, KiB, MiB, P_ACC, P_PRESENT, P_RW, Guest, Memory, \
+    PageTables, info_pci
 from audit_harness import Checks, Run, diff, kinds, qmp_line, run_audit
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -164,10 +166,79 @@ def mode_5level(r, c):
     return res, want, {"paging": "5-level", "user_top": 0x0100000000000000, "split": "5-level"}
 
 
+def mode_4level_pti(r, c):
+    """x86_64 under PTI, every vCPU in user space: CR3 holds the user copy, which has no
+    vmalloc mapping; the kernel's, 4 KiB below, has the stale one."""
+    g = Guest("4level", [(0x800000000, GiB)], pti=True, cpl=3)
+    g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")    # vmalloc: stale
+    g.kernel(0xffff888000000000, 0, 2 * MiB, flags="GDAW")              # the direct map
+    for cpu in range(2):
+        g.user(cpu, 0x00007f0000000000, 0x800000000, 4 * KiB, flags="DAW")
+        g.user_only(cpu, 0xfffffe0000000000, 0x1000, 4 * KiB, flags="GDAW")  # entry area
+    res = r.run("--json", r.guest(g, "4level-pti.sock"))
+    want = {0xffffc90000400000: (4 * KiB, 4 * KiB, "stale"),
+            0x00007f0000000000: (4 * KiB, 4 * KiB, "user")}
+    doc = res.json()
+    cpus = doc["guests"][0].get("cpus") if doc else None
+    c.check("4level_pti: each vCPU audited in user mode, the kernel's table beside CR3's",
+            cpus is not None and len(cpus) == 2 and
+            all(x["cpl"] == 3 and x["pti"] and x["tables"] == [x["cr3"], x["cr3"] - 0x1000]
+                for x in cpus), f"cpus {cpus}")
+    return res, want, {"paging": "4-level", "user_top": 0x0000800000000000, "split": "4-level"}
+
+
+def mode_pae_pti(r, c):
+    """686-pae under PTI in user space: the user PDPT at CR3, the kernel's the page below;
+    the kernel's vmalloc space (PDPTE 3) only in the kernel's."""
+    g = Guest("pae", [(0xe0000000, 16 * MiB)], pti=True, cpl=3)
+    g.kernel(0xf8000000, 0xe0003000, 4 * KiB, flags="GDAW")            # vmalloc: stale
+    for k in range(4):                                                # the direct map
+        g.kernel(0xc0000000 + k * 2 * MiB, k * 2 * MiB, 2 * MiB, flags="GDAW")
+    for cpu in range(2):
+        g.user(cpu, 0xa0000000, 0xe0001000, 4 * KiB, flags="DAW")
+        g.user_only(cpu, 0xffc00000, 0x1000, 4 * KiB, flags="GDAW")   # entry area
+    res = r.run("--json", r.guest(g, "pae-pti.sock"))
+    want = {0xf8000000: (4 * KiB, 4 * KiB, "stale"), 0xa0000000: (4 * KiB, 4 * KiB, "user")}
+    doc = res.json()
+    cpus = doc["guests"][0].get("cpus") if doc else None
+    c.check("pae_pti: each vCPU audited in user mode, the kernel's PDPT beside CR3's",
+            cpus is not None and len(cpus) == 2 and all(x["pti"] for x in cpus), f"cpus {cpus}")
+    return res, want, {"paging": "PAE", "user_top": 0xc0000000, "split": "direct map"}
+
+
+def mode_4level_xen_pv(r, c):
+    """A Xen PV guest (dom0): vCPU 0 in its kernel, vCPU 1 in user space with the user
+    table Linux keeps apart (Xen's linear slot, 258, maps each table onto itself; no
+    guest kernel entry but the vsyscall page's 511). The kernel's part is vCPU 0's."""
+    def guest(user_vcpus):
+        g = Guest("4level", [(0x800000000, GiB)], cpl=3)
+        for cpu, t in enumerate(g.cpus):
+            g.mem.write(t.root + 258 * 8, t.root | P_PRESENT | P_RW | P_ACC)
+            if cpu in user_vcpus:
+                t.map(0xffffffffff600000, 0x2000, 4 * KiB, flags="DA")       # vsyscall
+            else:
+                t.map(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")  # stale
+                t.map(0xffff888000000000, 0, 2 * MiB, flags="GDAW")
+            g.user(cpu, 0x00007f0000000000, 0x800000000, 4 * KiB, flags="DAW")
+        return g
+    res = r.run("--json", r.guest(guest({1}), "xen-pv.sock"))
+    doc = res.json()
+    cpus = doc["guests"][0].get("cpus") if doc else None
+    c.check("4level_xen_pv: vCPU 1 seen in a user table only",
+            cpus is not None and [x.get("xen_pv_user") for x in cpus] == [False, True],
+            f"cpus {cpus}")
+    every = r.run(r.guest(guest({0, 1}), "xen-pv-user.sock"))
+    c.result(every, "4level_xen_pv: every vCPU in a user table: exit 2", 2, "Xen PV")
+    want = {0xffffc90000400000: (4 * KiB, 4 * KiB, "stale"),
+            0x00007f0000000000: (4 * KiB, 4 * KiB, "user")}
+    return res, want, {"paging": "4-level", "user_top": 0x0000800000000000, "split": "4-level"}
+
+
 def test_paging_modes(audit, c):
     r = Run(audit)
     try:
-        for mode in (mode_2level, mode_pae, mode_4level, mode_5level):
+        for mode in (mode_2level, mode_pae, mode_4level, mode_5level, mode_4level_pti,
+                     mode_pae_pti, mode_4level_xen_pv):
             name = mode.__name__[5:]
             res, want, layout = mode(r, c)
             doc = res.json()
@@ -192,6 +263,11 @@ def test_paging_modes(audit, c):
 HOSTILE = 'no "tlb" \\ here\x01\x1b[31m\x7f caf\u00e9 \U0001F600 \t\r\nend'
 
 
+def tables(line):
+    """A command that reads the page tables: `xp` of a table (or an old auditor's `info tlb`)."""
+    return line is not None and (line == "info tlb" or line.startswith("xp /"))
+
+
 def healthy():
     g = Guest("4level", [(0x800000000, GiB)])
     g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")
@@ -203,7 +279,7 @@ def hostile_text(r, c):
     # 1. --json of hostile text: a socket named with a quote and a backslash, a QMP
     # error with escaped control characters and non-ASCII, raw bytes that are not UTF-8
     s1 = r.guest(healthy(), 'q"uo\\te.sock', hook=lambda ex, line, cpu: qmp_line(
-        {"error": {"class": "GenericError", "desc": HOSTILE}}) if line == "info tlb" else None)
+        {"error": {"class": "GenericError", "desc": HOSTILE}}) if tables(line) else None)
     s2 = r.guest(healthy(), "raw.sock", hook=lambda ex, line, cpu:
                  b'{"error": {"class": "GenericError", "desc": "raw \xff\xfe\x80 caf\xc3\xa9 '
                  b'\x7f"}}\r\n' if line == "info pci" else None)
@@ -236,11 +312,14 @@ def oversized_replies(r, c):
     # 2. a reply over the limit: a whole one, and one that never ends
     big = r.guest(healthy(), "big.sock", hook=lambda ex, line, cpu: qmp_line(
         {"return": "ffffc90000400000: 0000000800005000 -G-DA---W\r\n" * 30000})
-        if line == "info tlb" else None)
+        if tables(line) else None)
     res = r.run("--max-reply", "65536", big)
     c.result(res, "a 1.4 MB reply, --max-reply 65536: exit 2", 2, "over the limit")
+    # adjacent tables read together, never in a reply over the limit: audited
+    res = r.run("--max-reply", "65536", r.guest(healthy(), "small.sock"))
+    c.result(res, "tables read together within --max-reply 65536: audited, exit 1", 1, "1 stale")
     endless = r.guest(healthy(), "endless.sock", hook=lambda ex, line, cpu: (
-        b'{"return": "' + b"x" * (2 * MiB), "hang") if line == "info tlb" else None)
+        b'{"return": "' + b"x" * (2 * MiB), "hang") if tables(line) else None)
     res = r.run("--max-reply", "65536", endless, timeout=30)
     c.result(res, "2 MiB with no end of line (the server waits), --max-reply 65536: "
              "exit 2 at once", 2, "over the limit")
@@ -250,22 +329,22 @@ def oversized_replies(r, c):
 
 def cut_short(r, c):
     # 3. cut short: the connection closes mid-reply; a reply whose text is cut mid-line
+    g = healthy()
     cut = r.guest(healthy(), "cut.sock", hook=lambda ex, line, cpu: (
-        qmp_line({"return": healthy().answer("info tlb", 0)})[:40], "close")
-        if line == "info tlb" else None)
+        qmp_line({"return": g.answer(line, cpu)})[:40], "close") if tables(line) else None)
     res = r.run(cut)
     c.result(res, "connection closed mid-reply: exit 2", 2, "cut short")
-    text = healthy().answer("info tlb", 0)
     short = r.guest(healthy(), "short.sock", hook=lambda ex, line, cpu: qmp_line(
-        {"return": text + "ffffc90000400000: 0000000800"}) if line == "info tlb" else None)
-    res = r.run(short)
-    c.result(res, "info tlb text cut mid-line: exit 2", 2, "not a 4-level mapping")
-    nul = r.guest(healthy(), "nul.sock", hook=lambda ex, line, cpu: (
-        b'{"return": "ffff888000000000: 0000000000000000 --PDA---W\\r\\n\\u0000'
-        + text.replace("\r\n", "\\r\\n").encode() + b'"}\r\n') if line == "info tlb"
+        {"return": g.answer(line, cpu) + "ffffc90000400000: 0000000800"}) if tables(line)
         else None)
+    res = r.run(short)
+    c.result(res, "a page table's text cut mid-line: exit 2", 2, "did not answer 512 values")
+    nul = r.guest(healthy(), "nul.sock", hook=lambda ex, line, cpu: (
+        b'{"return": "0000000000000000: 0x0000000000000000 0x0000000000000000\\r\\n\\u0000'
+        + g.answer(line, cpu).replace("\r\n", "\\r\\n").encode() + b'"}\r\n')
+        if tables(line) else None)
     res = r.run(nul)
-    c.result(res, "an escaped NUL hiding the rest of info tlb: exit 2", 2, "malformed")
+    c.result(res, "an escaped NUL hiding the rest of a page table: exit 2", 2, "malformed")
     shut = r.guest(healthy(), "shut.sock", hook=lambda ex, line, cpu: (
         qmp_line({"return": {}}), "shut") if ex == "qmp_capabilities" else None)
     res = r.run(shut)
@@ -276,13 +355,32 @@ def cut_short(r, c):
     res = r.run(gone)
     c.result(res, "the connection closes before a reply: exit 2", 2, "closed")
     slow = r.guest(healthy(), "slow.sock", hook=lambda ex, line, cpu: (
-        b'{"return": "', "hang") if line == "info tlb" else None)
+        b'{"return": "', "hang") if tables(line) else None)
     res = r.run("--timeout", "1", slow, timeout=30)
     c.result(res, "a reply that never ends, --timeout 1: exit 2", 2, "timed out")
+    roots = {t.root for t in g.cpus}
+    nomem = r.guest(healthy(), "nomem.sock", hook=lambda ex, line, cpu: qmp_line(
+        {"return": f"{int(line.split()[-1], 0):016x}: Cannot access memory\r\n"})
+        if line and line.startswith("xp /") and int(line.split()[-1], 0) not in roots else None)
+    res = r.run(nomem)
+    c.result(res, "a page table where QEMU says there is no memory: exit 2", 2,
+             "no memory there")
+    res = r.run("--max-tables", "2", r.guest(healthy(), "bound.sock"))
+    c.result(res, "more page tables than --max-tables 2: exit 2", 2, "--max-tables")
+    # QEMU's own walk (info tlb) that does not show what the tables hold
+    lying = r.guest(healthy(), "lying.sock", hook=lambda ex, line, cpu: qmp_line(
+        {"return": "".join(ln + "\r\n" for ln in g.answer(line, cpu).splitlines()
+                           if not ln.startswith("ffffc90000400000"))})
+        if line == "info tlb" else None)
+    res = r.run("--cross-check", lying)
+    c.result(res, "--cross-check, info tlb without the stale mapping: exit 2", 2,
+             "--cross-check: the walk found 1 aperture mappings, `info tlb` 0")
+    res = r.run("--cross-check", r.guest(healthy(), "honest.sock"))
+    c.result(res, "--cross-check, info tlb as the tables are: exit 1", 1, "1 stale")
     notext = r.guest(healthy(), "notext.sock", hook=lambda ex, line, cpu: qmp_line(
-        {"return": {}}) if line == "info tlb" else None)
+        {"return": {}}) if tables(line) else None)
     res = r.run(notext)
-    c.result(res, "info tlb answered with no text: exit 2", 2)
+    c.result(res, "a page table answered with no text: exit 2", 2)
 
 
 def qemu_noise(r, c):
@@ -297,10 +395,18 @@ def qemu_noise(r, c):
              "1 stale")
 
 
+def bad_options(r, c):
+    # 5. a command line it cannot use: exit 2, said, nothing leaked
+    for args, needle in ((["--pat", "WB WC"], "bad --pat"), (["--max-tables", "0"], "bad"),
+                         (["--bogus"], "unknown option"), ([], "usage")):
+        res = r.run(*args)
+        c.result(res, f"pvmap-audit {' '.join(args)}: exit 2", 2, needle)
+
+
 def test_hostile_qmp(audit, c):
     r = Run(audit)
     try:
-        for part in (hostile_text, oversized_replies, cut_short, qemu_noise):
+        for part in (hostile_text, oversized_replies, cut_short, qemu_noise, bad_options):
             part(r, c)
     finally:
         r.close()
@@ -381,28 +487,62 @@ def qemu_hmp(path, line, timeout=30):
         return reply.get("return")
 
 
+def xp_as_modelled(text, addr, count, size):
+    """The fake guests' `xp` of the values QEMU's @text shows (its format, theirs)."""
+    mem = Memory()
+    for i, v in enumerate(re.findall(r" 0x([0-9a-f]+)", text)[:count]):
+        mem.write(addr + i * size, int(v, 16))
+    return mem.xp(addr, count, size)
+
+
+class PagingGuest:
+    """tests/unit/audit_paging_guest.c under QEMU, paging in @mode: its QMP socket,
+    its `info registers` once paging is on (None: it never came on)."""
+
+    def __init__(self, guest_elf, tmp, mode):
+        self.sock = os.path.join(tmp, f"{mode}.sock")
+        self.qemu = subprocess.Popen(
+            ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-accel", "tcg",
+             "-cpu", "max", "-m", "64", "-kernel", guest_elf, "-append", mode,
+             "-qmp", f"unix:{self.sock},server=on,wait=off"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.regs = ""
+        for _ in range(200):  # until the guest has paging on
+            if os.path.exists(self.sock):
+                self.regs = qemu_hmp(self.sock, "info registers") or ""
+                if "CR0=8" in self.regs:
+                    return
+            time.sleep(0.05)
+        self.regs = None
+
+    def why(self):
+        return self.qemu.stderr.read1(300).decode() if self.qemu.poll() is not None else \
+            "paging never came on"
+
+    def audit(self, audit, *args):
+        for _ in range(10):  # QEMU takes the next client once it saw this one go
+            time.sleep(0.2)
+            res = run_audit(audit, *args, self.sock)
+            if "no QMP greeting" not in res.text:
+                return res
+        return res
+
+    def close(self):
+        self.qemu.kill()
+        self.qemu.wait()
+
+
 def test_real_qemu_paging(audit, c, guest_elf):
     """The real thing: QEMU's own info tlb of a guest paging in each mode."""
     if not c.check("the paging guest is built", os.path.exists(guest_elf), guest_elf):
         return
     with tempfile.TemporaryDirectory(prefix="pvmap-audit-qemu-") as tmp:
         for mode, (maps, options, want, layout) in REAL.items():
-            sock = os.path.join(tmp, f"{mode}.sock")
-            qemu = subprocess.Popen(
-                ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-accel", "tcg",
-                 "-cpu", "max", "-m", "64", "-kernel", guest_elf, "-append", mode,
-                 "-qmp", f"unix:{sock},server=on,wait=off"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            guest = PagingGuest(guest_elf, tmp, mode)
+            sock, regs = guest.sock, guest.regs
             try:
-                regs = ""
-                for _ in range(200):  # until the guest has paging on
-                    if os.path.exists(sock):
-                        regs = qemu_hmp(sock, "info registers") or ""
-                        if "CR0=8" in regs:
-                            break
-                    time.sleep(0.05)
-                if not c.check(f"{mode}: the guest turns paging on", "CR0=8" in regs,
-                               regs[-200:] or qemu.stderr.read1(300).decode()):
+                if not c.check(f"{mode}: the guest turns paging on", regs is not None,
+                               guest.why()):
                     continue
                 model = PageTables(mode, Memory())
                 for va, pa, size, user, flags, nx in maps:
@@ -411,11 +551,16 @@ def test_real_qemu_paging(audit, c, guest_elf):
                 c.check(f"{mode}: QEMU's info tlb is what the fake guests print",
                         real == model.info_tlb(),
                         f"QEMU: {real!r}; model: {model.info_tlb()!r}"[:600])
-                for _ in range(10):  # QEMU takes the next client once it saw this one go
-                    time.sleep(0.2)
-                    res = run_audit(audit, "--json", *options, sock)
-                    if "no QMP greeting" not in res.text:
-                        break
+                cr3 = int(re.search(r"CR3=([0-9a-f]+)", regs).group(1), 16) & ~0xfff
+                for count, size in ((512, 8), (4, 8), (1024, 4), (3, 4)):
+                    line = f"xp /{count}{'g' if size == 8 else 'w'}x {cr3:#x}"
+                    real_xp = qemu_hmp(sock, line)
+                    c.check(f"{mode}: QEMU's `{line.split(' 0x')[0]}` is what the fake guests "
+                            "print", real_xp == xp_as_modelled(real_xp, cr3, count, size),
+                            f"QEMU: {real_xp[:200]!r}; model: "
+                            f"{xp_as_modelled(real_xp, cr3, count, size)[:200]!r}")
+                # --cross-check: the walk of the tables against QEMU's own, info tlb
+                res = guest.audit(audit, "--json", "--cross-check", *options)
                 doc = res.json()
                 c.result(res, f"{mode}: exit 1", 1)
                 if doc:
@@ -427,8 +572,61 @@ def test_real_qemu_paging(audit, c, guest_elf):
                     c.notes.append(f"{mode}: QEMU's info tlb: {len(real.splitlines())} lines, as "
                                    f"modelled; pvmap-audit: {len(got)} mappings, exit {res.rc}")
             finally:
-                qemu.kill()
-                qemu.wait()
+                guest.close()
+
+
+# audit_paging_guest.c's "xenpat" mappings of the aperture 0x800000000: va: (size, the
+# entry's PWT/PCD/PAT, its type under Xen's PAT: WB WT UC- UC WC WP UC UC)
+XEN_PAT = "WB WT UC- UC WC WP UC UC"
+XEN_PAT_MSR = "0x0000050100070406"
+PAT_MAPS = {0xffffc90000400000: (4 * KiB, 4, "WC"),   # the PAT bit alone: WC
+            0xffffc90000401000: (4 * KiB, 1, "WT"),   # PWT
+            0xffffc90000402000: (4 * KiB, 0, "WB"),
+            0xffffc90000600000: (2 * MiB, 4, "WC"),   # a large entry's PAT bit, bit 12
+            0xffffc90000800000: (2 * MiB, 3, "UC")}   # PWT and PCD
+
+
+def test_pat_bit(audit, c, guest_elf):
+    """A 4 KiB entry with the PAT bit, under Xen's PAT table (WC is entry 4, the PAT bit
+    alone: what Xen's PV guests' WC mappings are), is reported as WC. info tlb drops a
+    4 KiB entry's PAT bit (and a large one's, bit 12, with the address bits it masks),
+    which made such a mapping look WB."""
+    if not c.check("the paging guest is built", os.path.exists(guest_elf), guest_elf):
+        return
+    with tempfile.TemporaryDirectory(prefix="pvmap-audit-pat-") as tmp:
+        guest = PagingGuest(guest_elf, tmp, "xenpat")
+        try:
+            if not c.check("the guest sets Xen's PAT and turns paging on", guest.regs is not None,
+                           guest.why()):
+                return
+            res = guest.audit(audit, "--json", "--aperture", "0x800000000:0x40000000")
+            doc = res.json()
+            c.result(res, "stale WC mappings found: exit 1", 1)
+            maps = {m["va"]: m for m in doc["guests"][0]["mappings"]} if doc else {}
+            for va, (size, pat, _) in PAT_MAPS.items():
+                m = maps.get(va, {})
+                c.check(f"va {va:#x}: its PAT index {pat}" +
+                        (", the PAT bit as P in its flags" if size == 4 * KiB and pat & 4 else ""),
+                        m.get("size") == size and m.get("pat") == pat and
+                        (size != 4 * KiB or (m.get("flags", "")[2:3] == "P") == bool(pat & 4)),
+                        f"got {m or 'no mapping'}")
+            # the guest's PAT, as its MSR value and as the types its kernel would log
+            for pat_arg in (XEN_PAT, XEN_PAT_MSR):
+                res = guest.audit(audit, "--json", "--pat", pat_arg,
+                                  "--aperture", "0x800000000:0x40000000")
+                doc = res.json()
+                c.result(res, f"--pat {pat_arg!r}: exit 1", 1)
+                maps = {m["va"]: m for m in doc["guests"][0]["mappings"]} if doc else {}
+                got = {va: maps.get(va, {}).get("memtype") for va in PAT_MAPS}
+                want = {va: t for va, (_, _, t) in PAT_MAPS.items()}
+                c.check(f"--pat {pat_arg!r}: each mapping's memory type, the 4 KiB WC one WC",
+                        got == want, f"got {[(hex(v), t) for v, t in got.items()]}")
+            res = guest.audit(audit, "--pat", XEN_PAT, "--aperture", "0x800000000:0x40000000")
+            c.result(res, "the text report says WC", 1,
+                     "STALE: va 0xffffc90000400000 -> pa 0x800000000 flags -GPDA---W WC")
+            c.notes.append(f"Xen's PAT {XEN_PAT}: {len(PAT_MAPS)} mappings, exit {res.rc}")
+        finally:
+            guest.close()
 
 
 def main():
@@ -445,7 +643,8 @@ def main():
                      ("audit_paging_modes", test_paging_modes),
                      ("audit_hostile_qmp", test_hostile_qmp),
                      ("audit_real_qemu_paging",
-                      lambda audit, c: test_real_qemu_paging(audit, c, args.guest))):
+                      lambda audit, c: test_real_qemu_paging(audit, c, args.guest)),
+                     ("audit_pat_bit", lambda audit, c: test_pat_bit(audit, c, args.guest))):
         if args.only and name not in args.only:
             continue
         c = Checks()

@@ -184,41 +184,21 @@ class XenConsole(unittest.TestCase):
         self.assertTrue(init.started("KTAP version 1"))
 
 
-class WCEncoding(unittest.TestCase):
-    """memtype_wc's host half wants WC's bits under the PAT table the guest logged."""
+class PatTable(unittest.TestCase):
+    """memtype_wc's host half hands pvmap-audit the PAT table the guest logged."""
 
     def test_linux_table(self):
         lines = ["[    0.0] x86/PAT: Configuration [0-7]: WB  WC  UC- UC  WB  WP  UC- WT  "]
-        self.assertEqual(audit_half.wc_encoding(lines)[0], (True, False, False))
+        self.assertEqual(audit_half.pat_table(lines)[0], "WB WC UC- UC WB WP UC- WT".split())
 
     def test_xen_pv_table(self):
         lines = ["[    0.0] x86/PAT: Configuration [0-7]: WB  WT  UC- UC  WC  WP  UC  UC  "]
-        self.assertEqual(audit_half.wc_encoding(lines)[0], (False, False, True))
+        self.assertEqual(audit_half.pat_table(lines)[0], "WB WT UC- UC WC WP UC UC".split())
 
-    def test_pte_read_along_the_page_tables(self):
-        """`info tlb` drops a 4 KiB entry's PAT bit: the entry is read with xp."""
-        va, pte = 0xffffc90040900000, 0x80000000809570e3  # NX, PAT, D, A, W, P
-        mem = {0x1000 + ((va >> 39) & 511) * 8: 0x2067,
-               0x2000 + ((va >> 30) & 511) * 8: 0x3067,
-               0x3000 + ((va >> 21) & 511) * 8: 0x4067,
-               0x4000 + ((va >> 12) & 511) * 8: pte}
-
-        class Monitor:
-            def execute(self, command, **args):
-                if command == "query-cpus-fast":
-                    return [{"cpu-index": 0}]
-                line = args["command-line"]
-                if line == "info registers":
-                    return "CR0=80050033 CR2=0 CR3=0000000000001000 CR4=000006f0\r\n"
-                addr = int(line.split()[-1], 16)
-                return f"{addr:016x}: 0x{mem.get(addr, 0):016x}\r\n"
-
-        self.assertEqual(audit_half.pte_4level(Monitor(), va), (pte, None))
-        self.assertIsNone(audit_half.pte_4level(Monitor(), va + (1 << 30))[0])
-
-    def test_no_wc_is_no_encoding(self):
-        lines = ["[    0.0] x86/PAT: Configuration [0-7]: WB  WT  UC- UC  WB  WT  UC- UC  "]
-        self.assertIsNone(audit_half.wc_encoding(lines)[0])
+    def test_none_logged_is_linux_own(self):
+        types, source = audit_half.pat_table(["[    0.0] Linux version 6.1.0"])
+        self.assertEqual((types, "not logged" in source),
+                         ("WB WC UC- UC WB WP UC- WT".split(), True))
 
 
 class EmulatorFault(unittest.TestCase):

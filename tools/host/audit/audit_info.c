@@ -199,3 +199,42 @@ int parse_xp(const char *text, uint64_t addr, uint64_t *val)
 		p = skip_ws(p);
 	return *p ? -1 : 0;
 }
+
+int parse_xp_table(const char *text, uint64_t addr, int bytes, int count, uint64_t *vals)
+{
+	const char *p = text;
+	int n = 0;
+
+	if ((bytes != 4 && bytes != 8) || count < 1)
+		return -1;
+	/*
+	 * QEMU's memory_dump(): a line for each 16 bytes, "%016" PRIx64 ":"
+	 * and each value as " 0x%0*" PRIx64 at its full width; where the
+	 * address is no memory, " Cannot access memory" ends the dump.
+	 */
+	while (n < count) {
+		int per = 16 / bytes < count - n ? 16 / bytes : count - n;
+		uint64_t a;
+
+		if (hex_field(&p, &a) || a != addr + (uint64_t)n * (uint64_t)bytes || *p++ != ':')
+			return -1;
+		if (!strncmp(p, " Cannot access memory", 21)) {
+			p = skip_line_end(p + 21);
+			return *p == '\n' && !*skip_ws(p) ? XP_NOT_MEMORY : -1;
+		}
+		for (int i = 0; i < per; i++) {
+			const char *digits = p + 3;
+
+			if (strncmp(p, " 0x", 3))
+				return -1;
+			p = digits;
+			if (hex_field(&p, &vals[n]) || p - digits != 2 * bytes)
+				return -1;
+			n++;
+		}
+		p = skip_line_end(p);
+		if (*p++ != '\n')
+			return -1;
+	}
+	return *p ? -1 : 0;
+}

@@ -3,8 +3,9 @@
  * Parsers of pvmap-audit: the QMP byte stream (framed into lines by a
  * reader that any byte source can drive), QMP reply lines, the text of the
  * human-monitor commands it runs (info pci, info cpus, info registers,
- * info tlb, xp) and pvmap's live table (debugfs pvmap/live); and the JSON
- * quoting of what it prints. Pure functions on untrusted text: fuzzed by
+ * info tlb, xp) and pvmap's live table (debugfs pvmap/live); the JSON
+ * quoting of what it prints; and the walk of the page tables it reads from
+ * guest memory (audit_walk.c). Pure functions on untrusted input: fuzzed by
  * tools/host/audit/fuzz_audit.c, unit-tested by tests/unit/test_audit.c.
  *
  * Nothing here drops what it cannot hold: a parser that stops short says
@@ -134,6 +135,16 @@ int parse_info_registers(const char *text, struct cpu_paging *p);
 /* `xp /1gx` or `xp /1wx` text for physical address @addr: 0 and *val, or -1. */
 int parse_xp(const char *text, uint64_t addr, uint64_t *val);
 
+#define XP_NOT_MEMORY	(-2)	/* QEMU: "Cannot access memory" */
+
+/*
+ * `xp /COUNTgx ADDR` (@bytes 8) or `xp /COUNTwx ADDR` (@bytes 4) text: all
+ * @count values into @vals, each line where QEMU puts it (its address, 16
+ * bytes of values, each at its full width): 0; XP_NOT_MEMORY when QEMU
+ * says the address is no memory; -1 for anything else.
+ */
+int parse_xp_table(const char *text, uint64_t addr, int bytes, int count, uint64_t *vals);
+
 /* --- page tables (info tlb) --------------------------------------------------- */
 
 #define TLB_4K		(1ULL << 12)
@@ -156,8 +167,17 @@ struct tlb_entry {
 	 */
 	bool size_known, pa_known;
 	char flags[10];		/* QEMU's XGPDACTUW letters */
+	/*
+	 * The PAT index the entry selects (PWT + 2 PCD + 4 PAT: the PAT bit is
+	 * bit 7 of a 4 KiB entry, bit 12 of a large one); -1 when unknown:
+	 * `info tlb` leaves a 4 KiB entry's PAT bit out. The walk of the
+	 * tables knows it, and shows it in flags[TLB_FLAG_P] of a 4 KiB entry
+	 * as the entry has it (QEMU's P is bit 7, PS in a large entry).
+	 */
+	int pat;
 };
 
+#define TLB_FLAG_P	2	/* 'P': bit 7 (a large entry's PS, a 4 KiB entry's PAT) */
 #define TLB_FLAG_U	7	/* flags[TLB_FLAG_U] == 'U': the leaf allows user access */
 
 /*
@@ -186,6 +206,83 @@ typedef int (*phys_read_fn)(void *ctx, uint64_t addr, int bytes, uint64_t *val);
  * when they cannot be read or do not map @e as `info tlb` said.
  */
 int tlb_resolve(const struct cpu_paging *p, struct tlb_entry *e, phys_read_fn rd, void *ctx);
+
+/* --- page tables, read from guest memory and walked (audit_walk.c) -------------- */
+
+/*
+ * Reads @count entries of @bytes (4 or 8) at guest-physical @addr into
+ * @vals: 0; XP_NOT_MEMORY when there is no memory there; -1 when the read
+ * failed (the reader keeps why).
+ */
+typedef int (*table_read_fn)(void *ctx, uint64_t addr, int bytes, int count, uint64_t *vals);
+
+struct walk_table;
+
+/*
+ * Reads each table once, for every vCPU that walks it, within bounds:
+ * @max_tables distinct tables read in all, and as many table visits in
+ * one walk (a loop in the tables, or tables shared over and over, hits
+ * that bound and the walk fails).
+ */
+#define WALK_RUN	16	/* adjacent tables read at once, at most, by default */
+
+struct walker {
+	table_read_fn read;
+	void *ctx;
+	size_t max_tables;
+	size_t max_run;			/* tables in one read, at most (WALK_RUN) */
+	struct walk_table *slots;	/* open addressing, by address and kind */
+	size_t cap, ntables;
+	size_t visits;			/* in the walk under way */
+	char err[256];			/* why the last call failed */
+};
+
+void walker_init(struct walker *w, table_read_fn read, void *ctx, size_t max_tables);
+void walker_free(struct walker *w);
+
+/*
+ * The top-level tables of a vCPU in @p's mode: addr[0] what CR3 points
+ * at; under page-table isolation (PTI) with the user tables loaded (CR3's
+ * bit 12 set, the kernel's top-level table the 4 KiB below, the user
+ * entries of the two the same but for NX), addr[1] the kernel's, of
+ * which the entries that differ from the user's are walked too.
+ */
+struct walk_roots {
+	uint64_t addr[2];
+	int n;
+	bool pti;
+	/*
+	 * A Xen PV guest's user table (Xen's linear slot maps it, no guest
+	 * kernel entry): the guest's kernel mappings are not in it, and its
+	 * kernel table is nowhere to be found from here. The kernel part of
+	 * every kernel table is the same; another vCPU's must show it.
+	 */
+	bool user_only;
+};
+
+/* 0 and @r, or -1 (w->err) when the top-level table cannot be read. */
+int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *r);
+
+/*
+ * Every present leaf of the tables from @r to @fn, in address order for
+ * each root (which stops the walk by returning nonzero: that value is
+ * returned): size, address and PAT index as the entry says, flags as
+ * QEMU's `info tlb` prints them but for a 4 KiB entry's PAT bit, shown.
+ * -1 (w->err): a table that cannot be read, or a bound hit.
+ */
+int walk_tables(struct walker *w, const struct cpu_paging *p, const struct walk_roots *r,
+		tlb_fn fn, void *ctx);
+
+/* --- what a mapping is to the audit -------------------------------------------- */
+
+/*
+ * The PAT MSR given as its value (0x0007010600070106) or as the eight
+ * types the kernel logs ("WB WC UC- UC WB WP UC- WT", "x86/PAT:
+ * Configuration [0-7]"): 0 and *msr, or -1.
+ */
+int pat_parse(const char *s, uint64_t *msr);
+/* The type (UC, WC, WT, WP, WB, UC-) of entry @index of @msr; "?" for a reserved one. */
+const char *pat_type(uint64_t msr, int index);
 
 /*
  * The first kernel address for the address-space layout of @mode: the

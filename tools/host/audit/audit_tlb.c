@@ -36,6 +36,7 @@ int parse_tlb_line(const char *line, const struct cpu_paging *p, struct tlb_entr
 			return -1;
 	memcpy(e->flags, s, 9);
 	e->flags[9] = '\0';
+	e->pat = -1;	/* a 4 KiB entry's PAT bit is not printed, a large one's is masked */
 	if (*skip_line_end(s + 9))
 		return -1;
 	large = e->flags[2] == 'P';

@@ -7,9 +7,12 @@
  * fails), the second sets the reader's line limit; the stream's replies go
  * through qmp_next_reply() as pvmap-audit reads them, and each reply's
  * text, and the whole input as text, to every parser: info pci, info cpus,
- * info registers, xp, info tlb under each paging mode (with the entries of
- * tlb_resolve() read from the input too), pvmap's live table, and
- * json_quote(). Invariants that pvmap-audit relies on abort when broken.
+ * info registers, xp (one value, and whole tables), info tlb under each
+ * paging mode (with the entries of tlb_resolve() read from the input too),
+ * pvmap's live table, --pat and json_quote(). The input is also guest
+ * memory whose page tables are walked in each mode, from a CR3 the input
+ * gives, under PTI or not. Invariants that pvmap-audit relies on abort when
+ * broken.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -66,6 +69,121 @@ static int fuzz_phys(void *ctx, uint64_t addr, int bytes, uint64_t *val)
 	/* present, and often a large page */
 	*val = (h | 1) & (bytes == 4 ? 0xffffffffULL : UINT64_MAX);
 	return 0;
+}
+
+/*
+ * Page tables: the input is memory, repeated (address modulo its length),
+ * laid out once with a run of tables' worth more of it after its end, so
+ * that a read is one copy (the fuzzer's coverage counts every byte loop).
+ */
+#define FUZZ_RUN	2	/* adjacent tables in one read */
+#define FUZZ_SPAN	(FUZZ_RUN * 4096)
+
+struct fuzz_tables {
+	const uint8_t *data;
+	size_t len;
+	uint8_t *mem;		/* len + FUZZ_SPAN bytes */
+};
+
+static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *vals)
+{
+	const struct fuzz_tables *m = ctx;
+	const uint8_t *at = m->mem + addr % m->len;
+
+	/* a table, a PDPT, or a run of at most FUZZ_RUN tables: no more */
+	if ((bytes != 4 && bytes != 8) || count < 1 || (size_t)count * (size_t)bytes > FUZZ_SPAN)
+		abort();
+	if (*at == 0xee)	/* now and then, no memory there */
+		return XP_NOT_MEMORY;
+	if (*at == 0xef)	/* or a failed read */
+		return -1;
+	if (bytes == 8) {
+		memcpy(vals, at, (size_t)count * 8);	/* little-endian, as x86 */
+	} else {
+		for (int i = 0; i < count; i++) {
+			uint32_t v;
+
+			memcpy(&v, at + 4 * i, 4);
+			vals[i] = v;
+		}
+	}
+	return 0;
+}
+
+struct fuzz_walk {
+	const struct cpu_paging *p;
+	const struct walk_roots *r;
+	uint64_t last_va;
+	int n, resets;
+};
+
+static int check_leaf(void *ctx, const struct tlb_entry *e)
+{
+	struct fuzz_walk *w = ctx;
+	enum paging m = w->p->mode;
+
+	if (!e->size_known || !e->pa_known || e->pat < 0 || e->pat > 7)
+		abort();
+	if (!(e->size == TLB_4K || (e->size == TLB_4M && m == PAGING_2LEVEL) ||
+	      (e->size == TLB_2M && m >= PAGING_PAE) || (e->size == TLB_1G && m >= PAGING_4LEVEL)))
+		abort();
+	if ((e->va | e->pa) & (e->size - 1))
+		abort();
+	if (m <= PAGING_PAE && (e->va >> 32 || (e->va + e->size - 1) >> 32))
+		abort();
+	for (int i = 0; i < 9; i++)
+		if (e->flags[i] != '-' && e->flags[i] != "XGPDACTUW"[i])
+			abort();
+	if (e->flags[9] || (m == PAGING_2LEVEL && e->flags[0] != '-'))
+		abort();
+	/* in order within a root; the kernel's root, under PTI, starts again */
+	if (w->n++ && e->va <= w->last_va && (w->r->n < 2 || w->resets++))
+		abort();
+	w->last_va = e->va;
+	return 0;
+}
+
+#define FUZZ_TABLES	3
+
+static void walk_every_mode(const uint8_t *data, size_t size)
+{
+	struct fuzz_tables mem = { data, size, NULL };
+	uint64_t cr3 = 0;
+
+	if (size < 8)
+		return;
+	mem.mem = malloc(size + FUZZ_SPAN);
+	if (!mem.mem)
+		return;
+	for (size_t at = 0; at < size + FUZZ_SPAN; at += size)
+		memcpy(mem.mem + at, data, at + size <= size + FUZZ_SPAN ? size : size + FUZZ_SPAN - at);
+	for (int i = 0; i < 8; i++)
+		cr3 = cr3 << 8 | data[i];
+	/* the mode from the last byte: one walk an input, of a few tables */
+	{
+		enum paging m = PAGING_2LEVEL + data[size - 1] % 4;
+		struct cpu_paging p = { .mode = m, .pse = cr3 & 0x10, .cr3 = cr3 };
+		struct walker w;
+		struct walk_roots r;
+
+		walker_init(&w, fuzz_table, &mem, FUZZ_TABLES);
+		w.max_run = FUZZ_RUN;
+		if (!walk_roots(&w, &p, &r)) {
+			struct fuzz_walk fw = { .p = &p, .r = &r };
+
+			if (r.n < 1 || r.n > 2 || r.pti != (r.n == 2) ||
+			    (r.pti && (m == PAGING_2LEVEL || (r.addr[0] ^ r.addr[1]) != 0x1000)))
+				abort();
+			if (walk_tables(&w, &p, &r, check_leaf, &fw) < 0 && !w.err[0])
+				abort();	/* a failure always says why */
+			if (w.visits > FUZZ_TABLES + 1 || w.ntables > FUZZ_TABLES)
+				abort();
+		} else if (!w.err[0]) {
+			abort();
+		}
+		walker_free(&w);
+	}
+	free(mem.mem);
 }
 
 struct fuzz_scan {
@@ -135,6 +253,19 @@ static void exercise(const char *text, const uint8_t *data, size_t size)
 	if (!parse_info_registers(text, &p))
 		parse_xp(text, p.cr3, &v);
 	parse_xp(text, strtoull(text, NULL, 16), &v);	/* at the address it names */
+	for (int k = 0; k < 4; k++) {
+		static const int counts[] = { 512, 4, 1024, 3 };
+		uint64_t vals[1024];
+		int rc = parse_xp_table(text, strtoull(text, NULL, 16), k == 2 || k == 3 ? 4 : 8,
+					counts[k], vals);
+
+		if (rc != 0 && rc != -1 && rc != XP_NOT_MEMORY)
+			abort();
+	}
+	if (!pat_parse(text, &v))
+		for (int k = 0; k < 8; k++)
+			if (!strcmp(pat_type(v, k), "?"))
+				abort();
 	for (enum paging m = PAGING_2LEVEL; m <= PAGING_5LEVEL; m++) {
 		struct cpu_paging mp = { .mode = m, .pse = size & 1, .cr3 = size * 4096 };
 		struct fuzz_scan s = {
@@ -196,6 +327,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	qmp_reader_free(&r);
+	walk_every_mode(data, size);
 
 	/* the whole input, as text: a monitor command's reply as it could come */
 	text = malloc(size + 1);

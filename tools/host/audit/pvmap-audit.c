@@ -3,17 +3,20 @@
  * pvmap-audit: find stale mappings of virtual-GPU apertures in running QEMU
  * guests, from the host, over QMP.
  *
- *   pvmap-audit [--json] [--max-reply BYTES] [--max-mappings N] [--timeout S]
+ *   pvmap-audit [--json] [--max-reply BYTES] [--max-mappings N] [--max-tables N]
+ *               [--timeout S] [--pat PAT] [--cross-check]
  *               [--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET [...]
  *
  * For each guest: the apertures' guest-physical ranges from `info pci` (and
  * each --aperture given for that SOCKET: a range a device held before it
  * was unplugged, say), the vCPUs from `info cpus`, then each vCPU's paging
- * mode (`info registers`) and page tables (`info tlb`, with that vCPU's
- * cpu-index). Large pages count at their true size: 4 MiB (2-level), 2 MiB,
- * 1 GiB; where `info tlb` cannot tell a 1 GiB page from a 2 MiB one, or
- * leaves out a 4 MiB page's address bits above 4 GiB, the entries are
- * read (`xp`).
+ * mode and CR3 (`info registers`, with that vCPU's cpu-index), and its
+ * page tables, read from guest memory a table at a time (`xp`) and walked
+ * here (audit_walk.c): each leaf at its size (4 MiB under 2-level paging,
+ * 2 MiB, 1 GiB) with its PAT index; under page-table isolation, the
+ * kernel's tables beside the user ones a vCPU in user space has loaded.
+ * --cross-check compares the walk of the tables CR3 points at with QEMU's
+ * own (`info tlb`).
  * A mapping is a process's (user) when its entry allows user access and it
  * lies below the kernel's first address: the 4- or 5-level layout's, or on
  * i386 PAGE_OFFSET (VMSPLIT), given with --page-offset or inferred from the
@@ -21,7 +24,8 @@
  * compared with what pvmap says is live (--live: the guest's debugfs
  * pvmap/live, for the SOCKET that follows); one that pvmap does not
  * account for is stale.
- * Exit: 0 clean, 1 stale mappings found, 2 could not check (everything).
+ * Exit: 0 clean, 1 stale mappings found, 2 could not check (everything:
+ * a table that cannot be read, a bound hit, anything not understood).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,13 +48,24 @@
 /* what a guest may make the auditor hold; more is "could not check" (exit 2) */
 static size_t max_reply = 256u << 20;		/* --max-reply: bytes of one QMP reply */
 static size_t max_mappings = 1u << 22;		/* --max-mappings: aperture mappings */
+static size_t max_tables = 1u << 16;		/* --max-tables: page tables read, walked */
 static int reply_timeout_s = 120;		/* --timeout: seconds for one reply */
+static bool cross_check;			/* --cross-check: against `info tlb` */
+static uint64_t pat_msr;			/* --pat: the guest's PAT MSR */
+static bool pat_given;
 
 struct found {
 	struct tlb_entry e;
 	uint64_t vcpus;		/* bit i: the i-th vCPU of `info cpus` */
 	uint64_t overlap;	/* bytes of aperture it maps */
 	const char *kind;	/* "stale", "live", "user" */
+};
+
+/* What one vCPU's walk started from. */
+struct vcpu {
+	int cpl;			/* -1: not in `info registers` */
+	uint64_t cr3;
+	struct walk_roots roots;
 };
 
 struct guest {
@@ -61,6 +76,9 @@ struct guest {
 	struct aperture given[AUDIT_MAX_APERTURES];	/* --aperture */
 	int nap, ngiven, ncpus;
 	int cpu_index[MAX_VCPUS];
+	struct vcpu cpu[MAX_VCPUS];
+	int audited;				/* vCPUs walked */
+	unsigned long tables;			/* page tables read */
 	enum paging mode;
 	uint64_t top;				/* the first kernel address; 0: unknown */
 	const char *split;			/* how top was found */
@@ -76,6 +94,7 @@ struct conn {
 	int fd;
 	struct qmp_reader r;
 	struct timespec deadline;
+	char broken[256];	/* why the stream broke: every later command fails so */
 };
 
 static long ms_left(const struct timespec *deadline)
@@ -121,12 +140,22 @@ static void start_deadline(struct conn *c)
 	c->deadline.tv_sec += reply_timeout_s;
 }
 
-/* Run @json; the reply's string in *out (malloc()ed; NULL when not a string). */
+/*
+ * Run @json; the reply's string in *out (malloc()ed; NULL when not a
+ * string). Once the stream broke (a write that failed, a reply cut short,
+ * too long, malformed, late), nothing after it can be trusted: every later
+ * command fails with the first cause.
+ */
 static int qmp_call(struct conn *c, const char *json, char **out, char *err, size_t errlen)
 {
 	size_t len = strlen(json), done = 0;
+	int rc;
 
 	*out = NULL;
+	if (c->broken[0]) {
+		snprintf(err, errlen, "%s", c->broken);
+		return -1;
+	}
 	while (done < len) {
 		/* MSG_NOSIGNAL: a guest that went away is an error, not SIGPIPE */
 		ssize_t n = send(c->fd, json + done, len - done, MSG_NOSIGNAL);
@@ -134,13 +163,18 @@ static int qmp_call(struct conn *c, const char *json, char **out, char *err, siz
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			snprintf(err, errlen, "QMP write: %s", n ? strerror(errno) : "nothing written");
+			snprintf(c->broken, sizeof(c->broken), "QMP write: %s",
+				 n ? strerror(errno) : "nothing written");
+			snprintf(err, errlen, "%s", c->broken);
 			return -1;
 		}
 		done += (size_t)n;
 	}
 	start_deadline(c);
-	return qmp_next_reply(&c->r, out, err, errlen) ? -1 : 0;
+	rc = qmp_next_reply(&c->r, out, err, errlen);
+	if (rc < 0)
+		snprintf(c->broken, sizeof(c->broken), "%s", err);
+	return rc ? -1 : 0;
 }
 
 /*
@@ -181,38 +215,41 @@ static int phys_read(void *ctx, uint64_t addr, int bytes, uint64_t *val)
 	return rc;
 }
 
-/* One vCPU's `info tlb`, scanned. */
+/* The page tables, a whole table in one `xp`. */
+struct table_reader {
+	struct conn *c;
+	unsigned long reads;
+	char err[256];
+};
+
+static int table_read(void *ctx, uint64_t addr, int bytes, int count, uint64_t *vals)
+{
+	struct table_reader *t = ctx;
+	char cmd[64], *text;
+	int rc;
+
+	t->err[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "xp /%d%cx %#" PRIx64, count, bytes == 4 ? 'w' : 'g', addr);
+	if (hmp(t->c, cmd, -1, &text, t->err, sizeof(t->err)))
+		return -1;
+	t->reads++;
+	rc = parse_xp_table(text, addr, bytes, count, vals);
+	if (rc == -1)
+		snprintf(t->err, sizeof(t->err), "`%s` did not answer %d values", cmd, count);
+	free(text);
+	return rc;
+}
+
+/* One vCPU's page tables, walked. */
 struct scan {
 	struct guest *g;
-	struct conn *c;
 	const struct cpu_paging *p;
 	int vcpu;			/* position in g->cpu_index */
 	struct page_offset_votes votes;
-	bool above_4g;			/* an aperture ends above 4 GiB */
 };
 
-static int scan_entry(void *ctx, const struct tlb_entry *entry)
+static int add_found(struct guest *g, const struct tlb_entry *e, int vcpu, uint64_t overlap)
 {
-	struct scan *s = ctx;
-	struct guest *g = s->g;
-	struct tlb_entry e = *entry;
-	uint64_t overlap;
-
-	if (s->p->mode <= PAGING_PAE)
-		page_offset_vote(&s->votes, &e);
-	/* a 1 GiB page that might be one, or a 4 MiB page's address above 4 GiB */
-	if ((!e.size_known && aperture_overlap(e.pa, TLB_1G, g->ap, g->nap)) ||
-	    (!e.pa_known && (s->above_4g || aperture_overlap(e.pa, e.size, g->ap, g->nap)))) {
-		if (tlb_resolve(s->p, &e, phys_read, s->c)) {
-			snprintf(g->error, sizeof(g->error), "vCPU %d: cannot read the page-table "
-				 "entries of the large page at va %#" PRIx64 " (xp): could not tell "
-				 "its size or address", g->cpu_index[s->vcpu], e.va);
-			return 1;
-		}
-	}
-	overlap = aperture_overlap(e.pa, e.size, g->ap, g->nap);
-	if (!overlap)
-		return 0;
 	if (g->nfound == max_mappings) {
 		snprintf(g->error, sizeof(g->error), "more than %zu mappings of aperture pages: "
 			 "could not check them all (--max-mappings)", max_mappings);
@@ -231,9 +268,136 @@ static int scan_entry(void *ctx, const struct tlb_entry *entry)
 		g->capfound = cap;
 	}
 	g->found[g->nfound++] = (struct found){
-		.e = e, .vcpus = 1ULL << s->vcpu, .overlap = overlap,
+		.e = *e, .vcpus = 1ULL << vcpu, .overlap = overlap,
 	};
 	return 0;
+}
+
+static int scan_entry(void *ctx, const struct tlb_entry *e)
+{
+	struct scan *s = ctx;
+	uint64_t overlap;
+
+	if (s->p->mode <= PAGING_PAE)
+		page_offset_vote(&s->votes, e);
+	overlap = aperture_overlap(e->pa, e->size, s->g->ap, s->g->nap);
+	return overlap ? add_found(s->g, e, s->vcpu, overlap) : 0;
+}
+
+/* The aperture mappings of one source, for --cross-check. */
+struct maplist {
+	struct guest *g;
+	struct conn *c;
+	const struct cpu_paging *p;
+	bool above_4g;			/* an aperture ends above 4 GiB */
+	struct tlb_entry *e;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, const struct tlb_entry *entry)
+{
+	struct maplist *l = ctx;
+	struct guest *g = l->g;
+	struct tlb_entry e = *entry;
+
+	/* `info tlb`'s: a 1 GiB page that might be one, a 4 MiB page's address above 4 GiB */
+	if ((!e.size_known && aperture_overlap(e.pa, TLB_1G, g->ap, g->nap)) ||
+	    (!e.pa_known && (l->above_4g || aperture_overlap(e.pa, e.size, g->ap, g->nap)))) {
+		if (tlb_resolve(l->p, &e, phys_read, l->c)) {
+			snprintf(g->error, sizeof(g->error), "cannot read the page-table entries of "
+				 "the large page at va %#" PRIx64 " (xp): could not tell its size or "
+				 "address", e.va);
+			return 1;
+		}
+	}
+	if (!aperture_overlap(e.pa, e.size, g->ap, g->nap))
+		return 0;
+	if (l->n == max_mappings) {
+		snprintf(g->error, sizeof(g->error), "more than %zu mappings of aperture pages: "
+			 "could not check them all (--max-mappings)", max_mappings);
+		return 1;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct tlb_entry *more = realloc(l->e, cap * sizeof(*more));
+
+		if (!more) {
+			snprintf(g->error, sizeof(g->error), "out of memory");
+			return 1;
+		}
+		l->e = more;
+		l->cap = cap;
+	}
+	/* `info tlb` leaves a 4 KiB entry's PAT bit out: compared without it */
+	if (e.size == TLB_4K)
+		e.flags[TLB_FLAG_P] = '-';
+	l->e[l->n++] = e;
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct tlb_entry *x = a, *y = b;
+
+	if (x->va != y->va)
+		return x->va < y->va ? -1 : 1;
+	if (x->pa != y->pa)
+		return x->pa < y->pa ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return strcmp(x->flags, y->flags);
+}
+
+/*
+ * --cross-check: the aperture mappings of the walk of the tables CR3
+ * points at, and of QEMU's own walk of them (`info tlb`), are the same.
+ * Meant for a guest whose tables do not change meanwhile (a quiet one).
+ */
+static int cross_check_vcpu(struct guest *g, struct conn *c, struct walker *w, int i,
+			    const struct cpu_paging *p)
+{
+	struct walk_roots loaded = g->cpu[i].roots;
+	struct maplist walked = { .g = g, .c = c, .p = p }, qemu = walked;
+	int cpu = g->cpu_index[i], rc = -1;
+	char *text = NULL, err[256];
+	size_t k;
+
+	for (int a = 0; a < g->nap; a++)
+		qemu.above_4g |= g->ap[a].end >> 32 != 0;
+	loaded.n = 1;
+	if (walk_tables(w, p, &loaded, collect, &walked)) {
+		if (!g->error[0])
+			snprintf(g->error, sizeof(g->error), "vCPU %d: %s", cpu, w->err);
+		goto out;
+	}
+	if (hmp(c, "info tlb", cpu, &text, g->error, sizeof(g->error)))
+		goto out;
+	if (tlb_scan(text, p, collect, &qemu, err, sizeof(err))) {
+		if (!g->error[0])
+			snprintf(g->error, sizeof(g->error), "vCPU %d: %s", cpu, err);
+		goto out;
+	}
+	if (walked.n)
+		qsort(walked.e, walked.n, sizeof(*walked.e), entry_cmp);
+	if (qemu.n)
+		qsort(qemu.e, qemu.n, sizeof(*qemu.e), entry_cmp);
+	for (k = 0; k < walked.n && k < qemu.n && !entry_cmp(&walked.e[k], &qemu.e[k]); k++)
+		;
+	if (k < walked.n || k < qemu.n) {
+		const struct tlb_entry *x = k < walked.n ? &walked.e[k] : &qemu.e[k];
+
+		snprintf(g->error, sizeof(g->error), "vCPU %d: --cross-check: the walk found %zu "
+			 "aperture mappings, `info tlb` %zu; first difference at va %#" PRIx64
+			 " (%s %s)", cpu, walked.n, qemu.n, x->va, x->flags,
+			 k < walked.n ? "walked" : "in info tlb");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(text);
+	free(walked.e);
+	free(qemu.e);
+	return rc;
 }
 
 static int found_cmp(const void *a, const void *b)
@@ -246,6 +410,8 @@ static int found_cmp(const void *a, const void *b)
 		return x->e.pa < y->e.pa ? -1 : 1;
 	if (x->e.size != y->e.size)
 		return x->e.size < y->e.size ? -1 : 1;
+	if (x->e.pat != y->e.pat)
+		return x->e.pat < y->e.pat ? -1 : 1;
 	return strcmp(x->e.flags, y->e.flags);
 }
 
@@ -329,12 +495,14 @@ fail:
 	return -1;
 }
 
-static int audit_vcpu(struct guest *g, struct conn *c, int i, struct page_offset_votes *votes)
+static int audit_vcpu(struct guest *g, struct conn *c, struct walker *w, int i,
+		      struct page_offset_votes *votes)
 {
 	int cpu = g->cpu_index[i];
 	struct cpu_paging p;
-	struct scan s = { .g = g, .c = c, .p = &p, .vcpu = i };
-	char *text, err[256];
+	struct scan s = { .g = g, .p = &p, .vcpu = i };
+	struct table_reader *t = w->ctx;
+	char *text;
 	int rc;
 
 	if (hmp(c, "info registers", cpu, &text, g->error, sizeof(g->error)))
@@ -358,26 +526,40 @@ static int audit_vcpu(struct guest *g, struct conn *c, int i, struct page_offset
 		return -1;
 	}
 	g->mode = p.mode;
-	if (hmp(c, "info tlb", cpu, &text, g->error, sizeof(g->error)))
-		return -1;
-	if (strstr(text, "PG disabled")) {
-		snprintf(g->error, sizeof(g->error),
-			 "vCPU %d has paging disabled: nothing to audit yet", cpu);
-		free(text);
-		return -1;
-	}
-	for (int a = 0; a < g->nap; a++)
-		s.above_4g |= g->ap[a].end >> 32 != 0;
-	rc = tlb_scan(text, &p, scan_entry, &s, err, sizeof(err));
-	free(text);
-	if (rc < 0)
-		snprintf(g->error, sizeof(g->error), "vCPU %d: %s", cpu, err);
+	g->cpu[i].cpl = p.cpl;
+	g->cpu[i].cr3 = p.cr3;
+	rc = walk_roots(w, &p, &g->cpu[i].roots);
+	if (!rc)
+		rc = walk_tables(w, &p, &g->cpu[i].roots, scan_entry, &s);
+	if (rc < 0 && !g->error[0])
+		snprintf(g->error, sizeof(g->error), "vCPU %d: %.200s%s%.200s", cpu, w->err,
+			 t->err[0] ? ": " : "", t->err);
 	if (rc)
 		return -1;
+	g->audited = i + 1;
 	for (int k = 0; k < AUDIT_N_PAGE_OFFSETS; k++)
 		votes->bytes[k] += s.votes.bytes[k];
 	merge_found(g);
-	return 0;
+	return cross_check ? cross_check_vcpu(g, c, w, i, &p) : 0;
+}
+
+/*
+ * Whether some vCPU had the kernel's tables loaded: a Xen PV guest's vCPU
+ * in user space has only its user table (walk_roots()), and the kernel's
+ * part is the same in every kernel table, so one is enough.
+ */
+static bool kernel_tables_seen(struct guest *g)
+{
+	int user_only = 0;
+
+	for (int i = 0; i < g->audited; i++)
+		user_only += g->cpu[i].roots.user_only;
+	if (!user_only || user_only < g->audited)
+		return true;
+	snprintf(g->error, sizeof(g->error), "every vCPU has a Xen PV guest's user page tables "
+		 "loaded, which hold none of its kernel's mappings, and its kernel's tables "
+		 "cannot be found from here: could not check them");
+	return false;
 }
 
 static int classify(struct guest *g, const struct page_offset_votes *votes)
@@ -428,6 +610,8 @@ static int audit(struct guest *g)
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct conn c = { .fd = -1 };
 	struct page_offset_votes votes = { { 0 } };
+	struct table_reader reader = { .c = &c };
+	struct walker w;
 	char *text = NULL, *line;
 	int rc = -1, errnum, n;
 
@@ -439,6 +623,11 @@ static int audit(struct guest *g)
 	}
 	strcpy(addr.sun_path, g->socket);
 	qmp_reader_init(&c.r, sock_read, &c, max_reply);
+	walker_init(&w, table_read, &reader, max_tables);
+	/* a read of adjacent tables must not be a reply over --max-reply: ~16 KiB a table */
+	w.max_run = max_reply / (20u << 10) < WALK_RUN ? max_reply / (20u << 10) : WALK_RUN;
+	if (!w.max_run)
+		w.max_run = 1;
 	c.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c.fd < 0 || connect(c.fd, (struct sockaddr *)&addr, sizeof(addr))) {
 		snprintf(g->error, sizeof(g->error), "cannot connect to QMP at %s: %s (is the guest running?)",
@@ -485,8 +674,10 @@ static int audit(struct guest *g)
 		goto out;
 	}
 	for (int i = 0; i < g->ncpus; i++)
-		if (audit_vcpu(g, &c, i, &votes))
+		if (audit_vcpu(g, &c, &w, i, &votes))
 			goto out;
+	if (!kernel_tables_seen(g))
+		goto out;
 	/* after the page-table check, which explains an early guest better */
 	if (!g->nap) {
 		snprintf(g->error, sizeof(g->error), "no virtual-GPU aperture in `info pci`");
@@ -494,6 +685,8 @@ static int audit(struct guest *g)
 	}
 	rc = classify(g, &votes);
 out:
+	g->tables = reader.reads;
+	walker_free(&w);
 	if (c.fd >= 0)
 		close(c.fd);
 	qmp_reader_free(&c.r);
@@ -551,7 +744,23 @@ static void report(const struct guest *g, bool json, bool last)
 			printf("%s{\"kind\": \"%s\", \"bar\": %d, \"start\": %" PRIu64
 			       ", \"end\": %" PRIu64 "}", a ? ", " : "", g->ap[a].kind,
 			       g->ap[a].bar, g->ap[a].start, g->ap[a].end);
-		printf("], \"mappings\": [");
+		printf("], \"cpus\": [");
+		for (int i = 0; i < g->audited; i++) {
+			const struct vcpu *v = &g->cpu[i];
+
+			printf("%s{\"cpu\": %d, \"cpl\": ", i ? ", " : "", g->cpu_index[i]);
+			if (v->cpl >= 0)
+				printf("%d", v->cpl);
+			else
+				printf("null");
+			printf(", \"cr3\": %" PRIu64 ", \"pti\": %s, \"xen_pv_user\": %s, "
+			       "\"tables\": [", v->cr3, v->roots.pti ? "true" : "false",
+			       v->roots.user_only ? "true" : "false");
+			for (int r = 0; r < v->roots.n; r++)
+				printf("%s%" PRIu64, r ? ", " : "", v->roots.addr[r]);
+			printf("]}");
+		}
+		printf("], \"table_reads\": %lu, \"mappings\": [", g->tables);
 		for (size_t i = 0; i < g->nfound; i++) {
 			const struct found *f = &g->found[i];
 
@@ -559,6 +768,11 @@ static void report(const struct guest *g, bool json, bool last)
 			       ", \"aperture_bytes\": %" PRIu64 ", \"flags\": ", i ? ", " : "",
 			       f->e.va, f->e.pa, f->e.size, f->overlap);
 			print_json_string(f->e.flags);
+			printf(", \"pat\": %d, \"memtype\": ", f->e.pat);
+			if (pat_given)
+				printf("\"%s\"", pat_type(pat_msr, f->e.pat));
+			else
+				printf("null");
 			printf(", \"kind\": \"%s\", \"vcpus\": [", f->kind ? f->kind : "unclassified");
 			print_vcpus(g, f->vcpus);
 			printf("]}");
@@ -593,6 +807,8 @@ static void report(const struct guest *g, bool json, bool last)
 			continue;
 		printf("  STALE: va %#" PRIx64 " -> pa %#" PRIx64 " flags %s", f->e.va, f->e.pa,
 		       f->e.flags);
+		if (pat_given)
+			printf(" %s", pat_type(pat_msr, f->e.pat));
 		if (f->e.size != TLB_4K)
 			printf(" (a %" PRIu64 " KiB page, %" PRIu64 " KiB of it aperture)",
 			       f->e.size >> 10, f->overlap >> 10);
@@ -606,16 +822,24 @@ static void report(const struct guest *g, bool json, bool last)
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pvmap-audit [--json] [--max-reply BYTES] [--max-mappings N] [--timeout S]\n"
+	fprintf(f, "usage: pvmap-audit [--json] [--max-reply BYTES] [--max-mappings N] [--max-tables N]\n"
+		   "                   [--timeout S] [--pat PAT] [--cross-check]\n"
 		   "                   [--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET\n"
 		   "                   [[--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET ...]\n"
 		   "--live, --aperture (repeatable) and --page-offset (i386: the kernel's PAGE_OFFSET,\n"
 		   "else inferred from its direct map) apply to the SOCKET that follows them.\n"
-		   "--max-reply (default %zu), --max-mappings (default %zu) and --timeout (seconds\n"
-		   "for one reply, default %d) bound what a guest can make pvmap-audit hold or wait for.\n"
-		   "Exit status: 0 clean, 1 stale mappings found, 2 could not check (a bound hit, a\n"
-		   "reply cut short, malformed or unexpected, no paging, no aperture, ...).\n",
-		max_reply, max_mappings, reply_timeout_s);
+		   "--max-reply (default %zu), --max-mappings (default %zu),\n"
+		   "--max-tables (page tables read, and walked for one vCPU; default %zu) and\n"
+		   "--timeout (seconds for one reply, default %d) bound what a guest can make\n"
+		   "pvmap-audit hold or wait for.\n"
+		   "--pat: the guests' PAT MSR, as its value or the eight types their kernel logs\n"
+		   "(\"WB WC UC- UC WB WP UC- WT\"), for each mapping's memory type.\n"
+		   "--cross-check: each vCPU's walk of the tables its CR3 points at against QEMU's\n"
+		   "`info tlb` (a quiet guest: its tables must not change meanwhile).\n"
+		   "Exit status: 0 clean, 1 stale mappings found, 2 could not check (a page table\n"
+		   "that cannot be read, a bound hit, a reply cut short, malformed or unexpected, no\n"
+		   "paging, no aperture, ...).\n",
+		max_reply, max_mappings, max_tables, reply_timeout_s);
 	return f == stdout ? 0 : 2;
 }
 
@@ -632,7 +856,7 @@ static int number(const char *s, uint64_t *v)
 }
 
 /*
- * --max-reply, --max-mappings, --timeout or --page-offset @opt, its value
+ * --max-reply, --max-mappings, --max-tables, --timeout or --page-offset @opt, its value
  * @arg (NULL: none): 0, or -1 (said) when it is bad.
  */
 static int number_option(const char *opt, const char *arg, uint64_t *page_offset)
@@ -641,6 +865,7 @@ static int number_option(const char *opt, const char *arg, uint64_t *page_offset
 
 	if (!arg || number(arg, &v) || !v ||
 	    (!strcmp(opt, "--timeout") && v > 86400) ||
+	    (!strcmp(opt, "--max-tables") && v > (1u << 24)) ||
 	    (!strcmp(opt, "--page-offset") && (v >> 32 || v & 0xfff))) {
 		fprintf(stderr, "pvmap-audit: bad %s\n", opt);
 		return -1;
@@ -649,6 +874,8 @@ static int number_option(const char *opt, const char *arg, uint64_t *page_offset
 		max_reply = v;
 	else if (!strcmp(opt, "--max-mappings"))
 		max_mappings = v;
+	else if (!strcmp(opt, "--max-tables"))
+		max_tables = v;
 	else if (!strcmp(opt, "--timeout"))
 		reply_timeout_s = (int)v;
 	else
@@ -707,53 +934,75 @@ static int audit_all(struct guest *g, int n, bool json)
 	return failed ? 2 : stale ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * The command line into @g (a guest for each SOCKET), *n and *json: 0; 1
+ * for --help; -1 when it is bad (said on stderr, with the usage).
+ */
+static int parse_args(int argc, char **argv, struct guest *g, int *n, bool *json)
 {
-	struct guest *g = calloc(argc, sizeof(*g));
 	struct aperture given[AUDIT_MAX_APERTURES] = { { 0 } };
 	const char *live = NULL;
 	uint64_t page_offset = 0;
-	int n = 0, ngiven = 0, rc;
-	bool json = false;
+	int ngiven = 0;
 
-	if (!g)
-		return 2;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return usage(stdout);
+			return 1;
 		if (!strcmp(argv[i], "--json")) {
-			json = true;
+			*json = true;
+		} else if (!strcmp(argv[i], "--cross-check")) {
+			cross_check = true;
+		} else if (!strcmp(argv[i], "--pat")) {
+			if (++i == argc || pat_parse(argv[i], &pat_msr)) {
+				fprintf(stderr, "pvmap-audit: bad --pat\n");
+				return -1;
+			}
+			pat_given = true;
 		} else if (!strcmp(argv[i], "--live")) {
 			if (++i == argc)
-				return usage(stderr);
+				return -1;
 			live = argv[i];
 		} else if (!strcmp(argv[i], "--max-reply") || !strcmp(argv[i], "--max-mappings") ||
-			   !strcmp(argv[i], "--timeout") || !strcmp(argv[i], "--page-offset")) {
+			   !strcmp(argv[i], "--max-tables") || !strcmp(argv[i], "--timeout") ||
+			   !strcmp(argv[i], "--page-offset")) {
 			const char *opt = argv[i];
 
 			if (number_option(opt, ++i == argc ? NULL : argv[i], &page_offset))
-				return usage(stderr);
+				return -1;
 		} else if (!strcmp(argv[i], "--aperture")) {
 			if (aperture_option(++i == argc ? NULL : argv[i], given, &ngiven))
-				return usage(stderr);
+				return -1;
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "pvmap-audit: unknown option %s\n", argv[i]);
-			return usage(stderr);
+			return -1;
 		} else {
-			g[n].socket = argv[i];
-			g[n].live_file = live;
-			g[n].page_offset = page_offset;
-			memcpy(g[n].given, given, sizeof(given));
-			g[n].ngiven = ngiven;
+			g[*n].socket = argv[i];
+			g[*n].live_file = live;
+			g[*n].page_offset = page_offset;
+			memcpy(g[*n].given, given, sizeof(given));
+			g[*n].ngiven = ngiven;
 			live = NULL;
 			page_offset = 0;
 			ngiven = 0;
-			n++;
+			(*n)++;
 		}
 	}
-	if (!n)
-		return usage(stderr);
-	rc = audit_all(g, n, json);
+	return *n ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct guest *g = calloc(argc, sizeof(*g));
+	bool json = false;
+	int n = 0, rc;
+
+	if (!g)
+		return 2;
+	rc = parse_args(argc, argv, g, &n, &json);
+	if (rc)
+		rc = usage(rc > 0 ? stdout : stderr);
+	else
+		rc = audit_all(g, n, json);
 	free(g);
 	return rc;
 }

@@ -13,8 +13,6 @@ from . import HostHalf, kv
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))))
-# QEMU's `info tlb` flags, as pvmap-audit passes them on: XGPDACTUW
-TLB_FLAGS = "XGPDACTUW"
 
 
 def host_tool(name, *args, timeout=None):
@@ -63,11 +61,6 @@ def audit_mappings(env, live, *options):
         return [m for g in json.loads(out)["guests"] for m in g["mappings"]], rc, out
     except (ValueError, KeyError, TypeError):
         return None, rc, out
-
-
-def flags_set(flags):
-    """pvmap-audit's flag string ('---DA--UW') as the set of flags on."""
-    return {name for name, f in zip(TLB_FLAGS, flags) if f != "-"}
 
 
 class LiveHalf(HostHalf):

@@ -2,64 +2,32 @@
 """Host halves that look at the guest's page tables through pvmap-audit, and
 the hot-unplug tests (QMP device_del / device_add of the ivshmem aperture)."""
 
+import json
 import os
 import re
 import time
 
 from ..qmp import QMP, QMPError
 from . import host_half, kv
-from .actions import LiveHalf, PatternHalf, audit_mappings, flags_set, read_backing, \
+from .actions import LiveHalf, PatternHalf, audit_mappings, read_backing, run_audit, \
     write_backing
 
 SENTINEL = b"HOST SENTINEL: page A now belongs to someone else. ".ljust(64, b"#")
 
 # The kernel's PAT table as it logs it at boot. Its own (native) puts WC at
-# index 1; a Xen PV guest takes Xen's, fixed by the hypervisor, with WC at 4.
+# index 1; a Xen PV guest takes Xen's, fixed by the hypervisor, with WC at 4
+# (the PAT bit alone).
 _PAT_CONFIG = re.compile(r"x86/PAT: Configuration \[0-7\]: (.*)")
 LINUX_PAT = "WB WC UC- UC WB WP UC- WT"
 
 
-def wc_encoding(lines):
-    """(PWT, PCD, PAT) of a 4 KiB PTE that selects WC under the PAT table the
-    guest's kernel logged, and where that table came from."""
+def pat_table(lines):
+    """The eight types of the PAT table the guest's kernel logged, and where they
+    came from (Linux's own table when it logged none)."""
     table = [m.group(1).split() for m in map(_PAT_CONFIG.search, lines) if m]
-    said = table[-1] if table else LINUX_PAT.split()
-    if "WC" not in said:
-        return None, f"no WC in the guest's PAT table {' '.join(said)}"
-    i = said.index("WC")
-    return (bool(i & 1), bool(i & 2), bool(i & 4)), \
-        f"WC is PAT entry {i} of {' '.join(said)}" + ("" if table else " (Linux's own: not logged)")
-
-
-_XP = re.compile(r"^[0-9a-f]+: 0x([0-9a-f]+)", re.M)
-_PT_ADDR = 0x000ffffffffff000
-
-
-def pte_4level(qmp, va):
-    """The 4 KiB PTE that maps @va, read with `xp` along each vCPU's 4-level page
-    tables until one maps it: (entry, None), or (None, why). `info tlb` drops bit
-    7 of a 4 KiB entry (PAT), which selects WC in Xen's PAT table."""
-    why = "no vCPU"
-    for cpu in qmp.execute("query-cpus-fast"):
-        def hmp(cmd):
-            return qmp.execute("human-monitor-command", **{"command-line": cmd,
-                                                           "cpu-index": cpu["cpu-index"]})
-        regs = hmp("info registers")
-        cr3, cr4 = (re.search(rf"{r}=([0-9a-f]+)", regs) for r in ("CR3", "CR4"))
-        if not cr3 or not cr4 or int(cr4.group(1), 16) & (1 << 12):  # LA57: 5 levels
-            why = f"vCPU {cpu['cpu-index']}: not 4-level paging"
-            continue
-        table = int(cr3.group(1), 16) & _PT_ADDR
-        for shift in (39, 30, 21, 12):
-            m = _XP.search(hmp(f"xp /1gx {table + ((va >> shift) & 511) * 8:#x}"))
-            entry = int(m.group(1), 16) if m else 0
-            if not entry & 1 or (shift != 12 and entry & 0x80):
-                why = f"vCPU {cpu['cpu-index']}: no 4 KiB entry for {va:#x}"
-                break
-            if shift == 12:
-                return entry, None
-            table = entry & _PT_ADDR
-    return None, why
+    if table:
+        return table[-1], "as the kernel logged it"
+    return LINUX_PAT.split(), "Linux's own: not logged"
 
 
 @host_half("audit_quiesced")
@@ -93,7 +61,7 @@ class Quiesced(LiveHalf):
 
 @host_half("memtype_wc")
 class Memtype(LiveHalf):
-    """The held map's flags in pvmap-audit's view of the page tables: WC, not UC-."""
+    """The held map's memory type as pvmap-audit reads its entry: WC, not UC-."""
 
     def __init__(self, env, name):
         super().__init__(env, name)
@@ -104,38 +72,21 @@ class Memtype(LiveHalf):
         self.memtype = (int(f["va"], 16), int(f["pa"], 16), f["mode"], f["level"])
 
     def sync_memtype(self):
+        """pvmap-audit reads each entry's PWT, PCD and PAT bit (bit 7 of a 4 KiB
+        entry, 12 of a large one) and, given the guest's PAT table, names the type
+        they select: it must be WC."""
         va, pa, mode, level = self.memtype
         live, self.live = self.live, []
-        mappings, rc, out = audit_mappings(self.env, live)
+        types, source = pat_table(self.env.lines)
+        mappings, rc, out = audit_mappings(self.env, live, "--pat", " ".join(types))
         mappings = mappings or []
-        # The entry that maps va to pa. A large one ('P') may be 2 MiB or
-        # 1 GiB: `info tlb` does not say, so up to 1 GiB is accepted.
-        found = [m for m in mappings if 0 <= va - m["va"] < ((1 << 30) if m["flags"][2] == "P"
-                                                              else 4096)
-                 and m["pa"] + (va - m["va"]) == pa]
-        flags = found[0]["flags"] if found else ""
-        on = flags_set(flags)
-        # The entry's PWT (T), PCD (C) and PAT bits must select WC in the
-        # kernel's PAT table. P is the PAT bit of a 4 KiB PTE; in a large-page
-        # entry it is PS, and `info tlb` does not show that entry's PAT bit
-        # (bit 12): a large WC entry is checkable only where WC needs no PAT bit.
-        want, table = wc_encoding(self.env.lines)
-        if want and level != "4k" and want[2]:
-            want, table = None, table + ": a large page's PAT bit is not in info tlb's flags"
-        if found and want and want[2]:  # the PAT bit: only the entry itself shows it
-            entry, why = pte_4level(self.env.qmp, va)
-            if entry is None or entry & _PT_ADDR != pa & ~0xfff:
-                want, table = None, table + f"; its PTE: {why or f'{entry:#x} maps another page'}"
-            else:  # PWT, PCD and PAT as the entry has them
-                on = {f for f, bit in (("T", 1 << 3), ("C", 1 << 4), ("P", 1 << 7)) if entry & bit}
-                table += f"; its PTE {entry:#x} read with xp"
-        wc = bool(flags) and want is not None and \
-            ("T" in on, "C" in on) == want[:2] and (level != "4k" or ("P" in on) == want[2])
-        self.check("memtype_wc_audit_flags", wc and mode == "wc",
-                   f"va {va:#x} (pa {pa:#x}): guest reads {mode} ({level} page); pvmap-audit "
-                   f"flags {flags or 'not found'} (want " +
-                   (", ".join(("" if b else "no ") + f for b, f in zip(want, "TCP")
-                              if level == "4k" or f != "P") if want else "?") + f"; {table})",
+        found = [m for m in mappings if 0 <= va - m["va"] < m["size"] and
+                 m["pa"] + (va - m["va"]) == pa]
+        m = found[0] if found else {}
+        self.check("memtype_wc_audit_flags", m.get("memtype") == "WC" and mode == "wc",
+                   f"va {va:#x} (pa {pa:#x}): guest reads {mode} ({level} page); pvmap-audit: "
+                   f"flags {m.get('flags', 'not found')}, PAT entry {m.get('pat')}, "
+                   f"{m.get('memtype')} under {' '.join(types)} ({source})",
                    None if found else f"{len(mappings)} aperture mappings audited; "
                    f"pvmap-audit exit {rc}: {out.strip()[-300:]}")
         self.memtype = None
@@ -224,6 +175,60 @@ class MmapZapped(Unplug, LiveHalf):
         self.check("mmap_zapped_on_unplug_audit", found == [], diag,
                    *(f"left: va {m['va']:#x} -> pa {m['pa']:#x} flags {m['flags']}"
                      for m in (found or [])[:4]))
+
+
+@host_half("audit_pti_user_mode")
+class PtiUserMode(LiveHalf):
+    """Every vCPU spins in user space under PTI, with the user page tables loaded,
+    and one stale kernel mapping is left: pvmap-audit must list it (exit 1), having
+    seen each vCPU in user mode with the kernel's tables beside the user ones. A vCPU
+    that a timer or a kernel thread had at that moment is looked at again."""
+
+    ATTEMPTS = 8
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.stale = None
+
+    def line_pti_stale(self, text):
+        f = kv(text)
+        self.stale = (int(f["va"], 16), int(f["cpus"]))
+
+    def cpls(self):
+        """Each vCPU's CPL now, from QMP (a witness beside what the auditor says)."""
+        out = []
+        for cpu in self.env.qmp.execute("query-cpus-fast"):
+            regs = self.env.qmp.execute("human-monitor-command", **{
+                "command-line": "info registers", "cpu-index": cpu["cpu-index"]})
+            m = re.search(r"CPL=(\d)", regs)
+            out.append(m.group(1) if m else "?")
+        return ",".join(out)
+
+    def sync_pti_audit(self):
+        va, ncpus = self.stale
+        live, self.live = self.live, []
+        for attempt in range(1, self.ATTEMPTS + 1):
+            rc, out = run_audit(self.env, live, "--json")
+            cpl_after = self.cpls()
+            try:
+                guest = json.loads(out)["guests"][0]
+            except (ValueError, KeyError, TypeError, IndexError):
+                guest = {}
+            found = [m for m in guest.get("mappings", []) if m["va"] == va]
+            cpus = guest.get("cpus")
+            user = cpus is not None and len(cpus) == ncpus and \
+                all(c.get("cpl") == 3 and c.get("pti") for c in cpus)
+            said = f"audit {attempt}: pvmap-audit exit {rc}, " + \
+                (f"va {va:#x} listed {found[0]['kind']}" if found else f"va {va:#x} not listed") + \
+                (f"; vCPUs (CPL, PTI) as it saw them: "
+                 f"{[(c.get('cpl'), c.get('pti')) for c in cpus]}" if cpus is not None else
+                 "; it says nothing of the vCPUs it saw") + f"; CPL of each just after: {cpl_after}"
+            stale_ok = rc == 1 and len(found) == 1 and found[0]["kind"] == "stale"
+            if not stale_ok or user:
+                break
+        self.check("pti_user_mode_stale_found", stale_ok, said,
+                   None if stale_ok else out.strip()[-400:])
+        self.check("pti_user_mode_vcpus_in_user_space", user, said)
 
 
 @host_half("hazard_scenario", "xen_hazard_demo")
