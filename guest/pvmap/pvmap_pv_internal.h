@@ -12,6 +12,7 @@
 #include <linux/err.h>
 #include <linux/percpu.h>
 #include <linux/pgtable.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <xen/interface/xen.h>
 
@@ -65,6 +66,9 @@ struct pvmap_pv_queue {
  * @why: why it is dead, for debugfs
  * @timeout_cycles: PVMAP_PV_TIMEOUT_MS in TSC cycles
  * @late_cycles: PVMAP_PV_LATE_MS in TSC cycles
+ * @late_lock: protects @late_debt_ns and @late_at
+ * @late_debt_ns: late answers' waits, less what drained since
+ * @late_at: the TSC at the last late answer
  * @queues: each CPU's queue
  * @calls: calls answered
  * @refusals: multicalls with a refused entry
@@ -81,6 +85,8 @@ struct pvmap_pv_channel {
 	bool dead;
 	const char *why;
 	u64 timeout_cycles, late_cycles;
+	raw_spinlock_t late_lock;
+	u64 late_debt_ns, late_at;
 	struct pvmap_pv_queue __percpu *queues;
 	atomic_long_t calls, refusals, registered, late_calls;
 	atomic64_t dead_wait_ns, late_wait_ns;
