@@ -75,6 +75,27 @@ static bool pvmap_pv_clear_left_live(const struct pvmap_pv_queue *q)
 }
 
 /*
+ * Whether every update of @q, acknowledged by the hypervisor, is made: a
+ * clear's PTE clear, a set's mapping the frame asked (its cache bits the
+ * hypervisor's to adjust, as Xen does for MMIO), a non-present one as
+ * asked. One that acknowledges what it did not make would leave an unmap's
+ * PTE live, or a map's slot pointing nowhere.
+ */
+static bool pvmap_pv_all_made(const struct pvmap_pv_queue *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nupd; i++) {
+		pte_t want = __pte(q->upd[i].val), now = *q->ptep[i];
+
+		if (!pte_present(want) ? pte_val(now) != pte_val(want) :
+		    !pte_present(now) || pte_pfn(now) != pte_pfn(want))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Send @q as one multicall and empty it; then run its invalidations on
  * this CPU. Interrupts are off. A refused entry is kept in @q->err.
  */
@@ -127,6 +148,8 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 			q->err = ret;
 		if (pvmap_pv_clear_left_live(q))
 			goto refused_clear;
+	} else if (!pvmap_pv_all_made(q)) {
+		goto lied;
 	}
 	/*
 	 * The hypervisor has acknowledged them: now this vCPU's own TLB, with
@@ -138,6 +161,10 @@ static void pvmap_pv_issue(struct pvmap_pv_queue *q)
 	}
 	goto empty;
 
+lied:
+	/* acknowledged and not made: the guest makes all of it, and is done with it */
+	pvmap_pv_died("acknowledged a PTE update it did not make");
+	goto native;
 refused_clear:
 	/*
 	 * A clear refused and not made: the PTE would stay live behind an

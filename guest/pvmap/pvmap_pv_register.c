@@ -77,6 +77,11 @@ void pvmap_pv_unregister(unsigned long va, pte_t **ptes, unsigned int npages)
 	unsigned int done;
 	int ret = pvmap_pv_register_op(va, ptes, PVMAP_HV_UNREGISTER, npages, &done);
 
+	/*
+	 * The window's PTEs go back to vmalloc, to be reused for anything: a
+	 * hypervisor that keeps them would own the kernel's PTEs. It is done
+	 * with, so that it owns nothing more.
+	 */
 	if (ret)
-		pr_err("pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", va, ret);
+		pvmap_pv_died("refused to give a window's PTEs back");
 }

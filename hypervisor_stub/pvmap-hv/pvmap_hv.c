@@ -41,6 +41,7 @@
  *   garbage on|off       answer every request with garbage (a lying hypervisor)
  *   late MS              serve every request MS ms late (0: on time; at most 10000)
  *   refuse-clears on|off refuse every multicall that clears a PTE (-EPERM)
+ *   fake-acks on|off     answer every multicall 0 without making any of it
  *
  * One client at a time; --oneshot exits when it disconnects. Counts go to
  * stderr at exit. A controller that does not read its answers is not

@@ -62,6 +62,12 @@ struct pvmap_hv {
 	 * whole, -EPERM, and none of it served.
 	 */
 	bool refuse_clears;
+	/*
+	 * One that acknowledges what it does not make (control "fake-acks
+	 * on", for the guest's pv_daemon_fake_acks): a multicall is answered
+	 * 0, every entry's result 0, and none of it served.
+	 */
+	bool fake_acks;
 	/* the request being served: a private copy, so the guest cannot change it meanwhile */
 	union {
 		struct pvmap_hv_request req;
@@ -349,6 +355,8 @@ static int do_multicall(struct pvmap_hv *hv, unsigned int v)
 		return -EINVAL;		/* no HELLO yet: the layout is unknown */
 	if (!calls)
 		return -EFAULT;
+	if (hv->fake_acks)
+		return 0;	/* the guest zeroed each entry's result: all "done" */
 	for (uint64_t i = 0; hv->refuse_clears && i < n; i++) {
 		if (entry_clears(hv, calls, i)) {
 			log_refusal(hv, v, __HYPERVISOR_multicall, (unsigned int)i, off, n, -EPERM);
@@ -567,6 +575,9 @@ void pvmap_hv_control(struct pvmap_hv *hv, const char *line, FILE *out)
 	} else if (sscanf(line, "late %llu", &a) == 1 && a <= 10000) {
 		hv->late_ms = (unsigned int)a;
 		fprintf(out, "ok late %u ms\n", hv->late_ms);
+	} else if (!strcmp(line, "fake-acks on") || !strcmp(line, "fake-acks off")) {
+		hv->fake_acks = !strcmp(line, "fake-acks on");
+		fprintf(out, "ok fake-acks %s\n", hv->fake_acks ? "on" : "off");
 	} else if (!strcmp(line, "refuse-clears on") || !strcmp(line, "refuse-clears off")) {
 		hv->refuse_clears = !strcmp(line, "refuse-clears on");
 		fprintf(out, "ok refuse-clears %s\n", hv->refuse_clears ? "on" : "off");
