@@ -78,10 +78,12 @@ void pvmap_pv_unregister(unsigned long va, pte_t **ptes, unsigned int npages)
 	int ret = pvmap_pv_register_op(va, ptes, PVMAP_HV_UNREGISTER, npages, &done);
 
 	/*
-	 * The window's PTEs go back to vmalloc, to be reused for anything: a
-	 * hypervisor that keeps them would own the kernel's PTEs. It is done
-	 * with, so that it owns nothing more.
+	 * Not a reason to end the channel: that would leave every other
+	 * window registered with it too (a dead channel unregisters nothing).
+	 * The PTEs go back to vmalloc all the same; a hypervisor that kept
+	 * them sees the kernel write them, and refuses a window made there
+	 * later, which then fails to map, cleanly.
 	 */
 	if (ret)
-		pvmap_pv_died("refused to give a window's PTEs back");
+		pr_err("pvmap: the hypervisor kept the PTEs of window %#lx: %d\n", va, ret);
 }
