@@ -604,6 +604,139 @@ static void xp_tables_parsed_strictly(void)
 	ksft_test_result(failures == before, "%s\n", "xp_tables_parsed_strictly");
 }
 
+/* --- guest RAM: info pci's BARs, info mtree -f ------------------------------------------ */
+
+/* QEMU 7.2, -M pc,memory-backend=pvram, an ivshmem-plain (memdev pvshm) and a VGA */
+static const char real_pci[] =
+	"  Bus  0, device   1, function 1:\r\n"
+	"    IDE controller: PCI device 8086:7010\r\n"
+	"      PCI subsystem 1af4:1100\r\n"
+	"      BAR4: I/O at 0xc000 [0xc00f].\r\n"
+	"      id \"\"\r\n"
+	"  Bus  0, device   2, function 0:\r\n"
+	"    RAM controller: PCI device 1af4:1110\r\n"
+	"      PCI subsystem 1af4:1100\r\n"
+	"      BAR0: 32 bit memory at 0xfebf0000 [0xfebf00ff].\r\n"
+	"      BAR2: 64 bit prefetchable memory at 0xfe000000 [0xfe0fffff].\r\n"
+	"      id \"\"\r\n"
+	"  Bus  0, device   3, function 0:\r\n"
+	"    VGA controller: PCI device 1234:1111\r\n"
+	"      PCI subsystem 1af4:1100\r\n"
+	"      BAR0: 32 bit prefetchable memory at 0xfd000000 [0xfdffffff].\r\n"
+	"      BAR2: 32 bit memory at 0xfebf1000 [0xfebf1fff].\r\n"
+	"      BAR6: 32 bit memory at 0xffffffffffffffff [0x0000fffe].\r\n"
+	"      id \"\"\r\n";
+
+#define MT_HEAD	"FlatView #0\r\n AS \"memory\", root: system\r\n" \
+		" AS \"cpu-memory-0\", root: system\r\n Root memory region: system\r\n"
+#define MT_RAM	"  0000000000100000-0000000003ffffff (prio 0, ram): pvram @0000000000100000\r\n"
+
+static const char real_mtree[] =
+	"FlatView #0\r\n AS \"I/O\", root: io\r\n Root memory region: io\r\n"
+	"  0000000000000000-0000000000000007 (prio 0, i/o): dma-chan\r\n\r\n"
+	MT_HEAD
+	"  0000000000000000-000000000009ffff (prio 0, ram): pvram\r\n"
+	"  00000000000a0000-00000000000bffff (prio 1, i/o): vga-lowmem\r\n"
+	"  00000000000c0000-00000000000c9fff (prio 0, rom): pvram @00000000000c0000\r\n"
+	"  00000000000ca000-00000000000ccfff (prio 0, ram): pvram @00000000000ca000\r\n"
+	"  00000000000cd000-00000000000e7fff (prio 0, rom): pvram @00000000000cd000\r\n"
+	"  00000000000e8000-00000000000effff (prio 0, ram): pvram @00000000000e8000\r\n"
+	"  00000000000f0000-00000000000fffff (prio 0, rom): pvram @00000000000f0000\r\n"
+	MT_RAM
+	"  00000000fd000000-00000000fdffffff (prio 1, ram): vga.vram\r\n"
+	"  00000000fe000000-00000000fe0fffff (prio 1, ram): pvshm\r\n"
+	"  00000000febf0000-00000000febf00ff (prio 1, i/o): ivshmem-mmio\r\n"
+	"  00000000febf1400-00000000febf141f (prio 0, i/o): vga ioports remapped\r\n"
+	"  00000000febf1500-00000000febf1515 (prio 0, i/o): bochs dispi interface\r\n"
+	"  00000000fee00000-00000000feefffff (prio 4096, i/o): apic-msi\r\n"
+	"  00000000fffc0000-00000000ffffffff (prio 0, rom): pc.bios\r\n"
+	"\r\n"
+	"FlatView #1\r\n AS \"cpu-smm-0\", root: memory\r\n Root memory region: memory\r\n"
+	"  0000000000000000-00000000000bffff (prio 0, ram): pvram\r\n\r\n"
+	"FlatView #2\r\n AS \"PIIX3\", root: bus master container\r\n"
+	" Root memory region: (none)\r\n  No rendered FlatView\r\n\r\n";
+
+static void guest_ram_from_mtree(void)
+{
+	static const struct {
+		const char *text;
+		int rc;		/* RAM ranges, or -1 */
+	} mtree[] = {
+		/* VRAM under an alias elsewhere is the VGA's still, by its name; pc.ram above 4 GiB */
+		{ MT_HEAD MT_RAM
+		  "  0000000004000000-00000000040fffff (prio 0, ram): vga.vram @0000000000000000\r\n"
+		  "  00000000fd000000-00000000fdffffff (prio 1, ram): vga.vram\r\n"
+		  "  0000000100000000-000000013fffffff (prio 0, ram): pvram @0000000004000000\r\n", 2 },
+		/* nonvolatile, ROM, a device's RAM (ramd): no RAM of the auditor's */
+		{ MT_HEAD MT_RAM "  0000000004000000-0000000004ffffff (prio 0, nv-ram): nvdimm\r\n"
+		  "  0000000005000000-0000000005ffffff (prio 0, romd): flash\r\n"
+		  "  0000000006000000-0000000006ffffff (prio 0, ramd): vfio\r\n", 1 },
+		/* adjacent ranges merged */
+		{ MT_HEAD "  0000000000100000-00000000001fffff (prio 0, ram): a\r\n"
+		  "  0000000000200000-00000000002fffff (prio 0, ram): b\r\n", 1 },
+		/* no RAM at all, or only the legacy window's */
+		{ MT_HEAD "  0000000000000000-00000000000bffff (prio 0, i/o): x\r\n", -1 },
+		{ MT_HEAD "  00000000000c0000-00000000000fffff (prio 0, ram): pc.ram\r\n", -1 },
+		/* refused: not QEMU's lines, out of order, overlapping, the view not vCPU 0's, twice */
+		{ MT_HEAD MT_RAM "  garbage\r\n", -1 },
+		{ MT_HEAD "  000000000100000-0000000003ffffff (prio 0, ram): pvram\r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio 0, ramx): pvram\r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio 0, ram): \r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio 0, ram): p\x01\r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio x, ram): pvram\r\n", -1 },
+		{ MT_HEAD "  0000000004000000-0000000003ffffff (prio 0, ram): pvram\r\n", -1 },
+		{ MT_HEAD MT_RAM "  0000000000000000-000000000009ffff (prio 0, ram): pvram\r\n", -1 },
+		{ MT_HEAD MT_RAM "  0000000003fff000-0000000004ffffff (prio 0, ram): pvram\r\n", -1 },
+		{ "FlatView #0\r\n AS \"memory\", root: system\r\n Root memory region: system\r\n"
+		  MT_RAM, -1 },
+		{ MT_HEAD MT_RAM "\r\n" MT_HEAD MT_RAM, -1 },
+		{ "FlatView #0\r\n AS \"io\", root: io\r\n Root memory region: io\r\n" MT_RAM, -1 },
+		{ "", -1 },
+	};
+	struct phys_range bar[8], ram[4];
+	char err[256];
+	int before = failures, n;
+
+	/* every mapped memory BAR, of every device; I/O and the unmapped ROM (BAR6) left out */
+	CHECK(parse_pci_bars(real_pci, bar, 8) == 4);
+	CHECK(bar[0].start == 0xfebf0000 && bar[0].end == 0xfebf00ff &&
+	      bar[1].start == 0xfe000000 && bar[3].end == 0xfebf1fff);
+	CHECK(parse_pci_bars(real_pci, bar, 2) == 4 && bar[1].end == 0xfe0fffff);
+	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0xzz [0x1].\n", bar, 8) == -1);
+	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0x1000 [0x1fff]\n", bar, 8) == -1);
+	CHECK(parse_pci_bars("      BAR9: 64 bit memory at 0x1000 [0x1fff].\n", bar, 8) == -1);
+	CHECK(parse_pci_bars("      BAR0: 32 bit memory at 0x1000 [0x1fff]. \r\n", bar, 8) == 1);
+
+	/* QEMU's own: pvram, less the legacy window; vga.vram and pvshm are BARs' */
+	CHECK(parse_pci_bars(real_pci, bar, 8) == 4);
+	n = parse_mtree_ram(real_mtree, bar, 4, ram, 4, err, sizeof(err));
+	CHECK(n == 2 && ram[0].start == 0 && ram[0].end == 0x9ffff && ram[1].start == 0x100000 &&
+	      ram[1].end == 0x3ffffff);
+	/* no BARs known: the devices' RAM (adjacent: merged) is taken for the guest's */
+	n = parse_mtree_ram(real_mtree, bar, 0, ram, 4, err, sizeof(err));
+	CHECK(n == 3 && ram[2].start == 0xfd000000 && ram[2].end == 0xfe0fffff);
+	/* more ranges of RAM than room for: refused, never fewer */
+	CHECK(parse_mtree_ram(real_mtree, bar, 0, ram, 2, err, sizeof(err)) == -1 && err[0]);
+	for (size_t i = 0; i < sizeof(mtree) / sizeof(mtree[0]); i++) {
+		n = parse_mtree_ram(mtree[i].text, bar, 4, ram, 4, err, sizeof(err));
+		if (n != mtree[i].rc || (n < 0 && !err[0]))
+			printf("# mtree case %zu: %d (%s)\n", i, n, err);
+		CHECK(n == mtree[i].rc && (n >= 0 || err[0]));
+	}
+	n = parse_mtree_ram(mtree[0].text, bar, 4, ram, 4, err, sizeof(err));
+	CHECK(n == 2 && ram[0].start == 0x100000 && ram[0].end == 0x3ffffff &&
+	      ram[1].start == 0x100000000ULL && ram[1].end == 0x13fffffffULL);
+
+	/* what lies wholly in one range */
+	ram[0] = (struct phys_range){ 0, 0x9ffff };
+	ram[1] = (struct phys_range){ 0x100000, 0x3ffffff };
+	CHECK(ram_holds(ram, 2, 0x3fff000, 0x1000) && ram_holds(ram, 2, 0, 0xa0000));
+	CHECK(!ram_holds(ram, 2, 0x3fff000, 0x2000) && !ram_holds(ram, 2, 0x9f000, 0x2000));
+	CHECK(!ram_holds(ram, 2, 0xa0000, 8) && !ram_holds(ram, 2, 0x1000, 0));
+	CHECK(!ram_holds(ram, 2, UINT64_MAX - 7, 16) && !ram_holds(ram, 0, 0x1000, 8));
+	ksft_test_result(failures == before, "%s\n", "guest_ram_from_mtree");
+}
+
 /* guest-physical memory for the walker: entries by address, the rest zero */
 #define MEM_MAX	64
 struct mem {
@@ -889,7 +1022,7 @@ int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "audit-parsers");
-	ksft_set_plan(15);
+	ksft_set_plan(16);
 	qmp_reader_any_chunking();
 	qmp_reader_fails_closed();
 	qmp_replies_decoded_or_refused();
@@ -901,6 +1034,7 @@ int main(void)
 	user_kernel_split();
 	overlap_and_live_ranges();
 	xp_tables_parsed_strictly();
+	guest_ram_from_mtree();
 	walk_each_mode();
 	walk_pti_kernel_half();
 	walk_fails_closed();

@@ -2,11 +2,12 @@
 /*
  * Parsers of pvmap-audit: the QMP byte stream (framed into lines by a
  * reader that any byte source can drive), QMP reply lines, the text of the
- * human-monitor commands it runs (info pci, info cpus, info registers,
- * info tlb, xp) and pvmap's live table (debugfs pvmap/live); the JSON
- * quoting of what it prints; and the walk of the page tables it reads from
- * guest memory (audit_walk.c). Pure functions on untrusted input: fuzzed by
- * tools/host/audit/fuzz_audit.c, unit-tested by tests/unit/test_audit.c.
+ * human-monitor commands it runs (info pci, info mtree -f, info cpus,
+ * info registers, info tlb, xp) and pvmap's live table (debugfs
+ * pvmap/live); the JSON quoting of what it prints; and the walk of the
+ * page tables it reads from guest RAM (audit_walk.c, audit_ram.c). Pure
+ * functions on untrusted input: fuzzed by tools/host/audit/fuzz_audit.c,
+ * unit-tested by tests/unit/test_audit.c.
  *
  * Nothing here drops what it cannot hold: a parser that stops short says
  * so, and pvmap-audit then exits 2 (could not check), never 0.
@@ -144,6 +145,50 @@ int parse_xp(const char *text, uint64_t addr, uint64_t *val);
  * says the address is no memory; -1 for anything else.
  */
 int parse_xp_table(const char *text, uint64_t addr, int bytes, int count, uint64_t *vals);
+
+/* --- guest RAM: where page tables may be read ------------------------------------ */
+
+/*
+ * `xp` reads through QEMU's memory API: at a device's MMIO it is the
+ * device's read, with the device's side effects (a clear-on-read status
+ * register). Page tables live in guest RAM; the auditor reads nothing
+ * else, and learns where RAM is from QEMU, not from the guest.
+ */
+struct phys_range {
+	uint64_t start, end;	/* inclusive */
+};
+
+#define AUDIT_MAX_BARS		1024	/* mapped memory BARs in `info pci`, at most */
+#define AUDIT_MAX_RAM		256	/* ranges of guest RAM, at most */
+#define AUDIT_MAX_FLAT		65536	/* ranges in the flat view of "memory", at most */
+
+/*
+ * Every mapped memory BAR of every device in `info pci` text (QEMU's
+ * "BARn: 32|64 bit [prefetchable ]memory at 0xSTART [0xEND]."; an unmapped
+ * one, whose END wraps below its START, left out; I/O BARs too): how many,
+ * of which the first @max are stored in @bar; -1 when a line that starts
+ * with "BAR" is not one of those.
+ */
+int parse_pci_bars(const char *text, struct phys_range *bar, int max);
+
+/*
+ * The guest RAM in `info mtree -f` text: of the flat view of address
+ * space "memory" (which must be vCPU 0's, "cpu-memory-0", too: `xp` reads
+ * through it), the ranges of type "ram", less each one that overlaps one
+ * of the @nbar @bar (a device's RAM: ivshmem's shared memory, a VGA's
+ * VRAM) and each one of a region so named elsewhere (VRAM under an
+ * alias), less the legacy window 0xa0000-0xfffff (VGA, SMRAM and PAM: what
+ * the guest's chipset switches between RAM and devices at will): sorted,
+ * merged. How many (the first @max stored in @ram; more is an error), or
+ * -1 with the reason in @err: a line of that flat view that is not one of
+ * QEMU's, ranges out of order, no such view or two, more than
+ * AUDIT_MAX_FLAT ranges or @max of RAM, no RAM.
+ */
+int parse_mtree_ram(const char *text, const struct phys_range *bar, int nbar,
+		    struct phys_range *ram, int max, char *err, size_t errlen);
+
+/* Whether [addr, addr + len) lies wholly in one of the @n sorted, merged @ram ranges. */
+bool ram_holds(const struct phys_range *ram, int n, uint64_t addr, uint64_t len);
 
 /* --- page tables (info tlb) --------------------------------------------------- */
 

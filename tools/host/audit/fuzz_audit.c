@@ -6,13 +6,14 @@
  * the sizes of the reads the stream arrives in (and whether the source
  * fails), the second sets the reader's line limit; the stream's replies go
  * through qmp_next_reply() as pvmap-audit reads them, and each reply's
- * text, and the whole input as text, to every parser: info pci, info cpus,
- * info registers, xp (one value, and whole tables), info tlb under each
- * paging mode (with the entries of tlb_resolve() read from the input too),
- * pvmap's live table, --pat and json_quote(). The input is also guest
- * memory whose page tables are walked in each mode, from a CR3 the input
- * gives, under PTI or not. Invariants that pvmap-audit relies on abort when
- * broken.
+ * text, and the whole input as text, to every parser: info pci (its
+ * apertures, and every BAR), info mtree -f (guest RAM, less those BARs),
+ * info cpus, info registers, xp (one value, and whole tables), info tlb
+ * under each paging mode (with the entries of tlb_resolve() read from the
+ * input too), pvmap's live table, --pat and json_quote(). The input is
+ * also guest memory whose page tables are walked in each mode, from a CR3
+ * the input gives, under PTI or not. Invariants that pvmap-audit relies on
+ * abort when broken.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -236,6 +237,37 @@ static void printable_or_die(const char *q)
 			abort();
 }
 
+/* info pci's BARs, and the guest RAM of info mtree -f less them */
+static void guest_ram(const char *text)
+{
+	struct phys_range bar[16], ram[8];
+	char err[256];
+	int nbar = parse_pci_bars(text, bar, 16), n;
+
+	if (nbar < -1)
+		abort();
+	for (int i = 0; i < nbar && i < 16; i++)
+		if (bar[i].start > bar[i].end)
+			abort();	/* an unmapped one is left out */
+	nbar = nbar < 0 ? 0 : nbar > 16 ? 16 : nbar;
+	n = parse_mtree_ram(text, bar, nbar, ram, 8, err, sizeof(err));
+	if (n < -1 || n == 0 || n > 8 || (n < 0 && !err[0]))
+		abort();
+	for (int i = 0; i < n; i++) {
+		/* sorted, apart, merged; no BAR's; not the legacy window; each held by ram_holds() */
+		if (ram[i].start > ram[i].end || (i && ram[i].start <= ram[i - 1].end + 1))
+			abort();
+		for (int b = 0; b < nbar; b++)
+			if (bar[b].start <= ram[i].end && ram[i].start <= bar[b].end)
+				abort();
+		if (ram[i].start <= 0xfffff && ram[i].end >= 0xa0000)
+			abort();
+		if (!ram_holds(ram, n, ram[i].start, ram[i].end - ram[i].start + 1) ||
+		    (ram[i].end < UINT64_MAX && ram_holds(ram, n, ram[i].end, 2)))
+			abort();
+	}
+}
+
 static void exercise(const char *text, const uint8_t *data, size_t size)
 {
 	struct aperture ap[AUDIT_MAX_APERTURES];
@@ -249,6 +281,7 @@ static void exercise(const char *text, const uint8_t *data, size_t size)
 
 	if (parse_info_pci(text, ap, AUDIT_MAX_APERTURES) < 0)
 		abort();
+	guest_ram(text);
 	parse_info_cpus(text, idx, 64);
 	if (!parse_info_registers(text, &p))
 		parse_xp(text, p.cr3, &v);
