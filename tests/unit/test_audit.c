@@ -743,6 +743,9 @@ struct mem {
 	uint64_t addr[MEM_MAX], val[MEM_MAX];
 	int n, reads;
 	uint64_t no_memory, fail;	/* a table address QEMU says is no memory; one whose read fails */
+	struct phys_range ram[2];	/* the walker's guest RAM; none: all of it */
+	int nram;
+	int outside;			/* reads that left it */
 };
 
 static void poke(struct mem *m, uint64_t addr, uint64_t val)
@@ -756,6 +759,8 @@ static int mem_read(void *ctx, uint64_t addr, int bytes, int count, uint64_t *va
 	struct mem *m = ctx;
 
 	m->reads++;
+	if (m->nram && !ram_holds(m->ram, m->nram, addr, (uint64_t)count * (uint64_t)bytes))
+		m->outside++;
 	if (addr == m->no_memory)
 		return XP_NOT_MEMORY;
 	if (addr == m->fail)
@@ -791,8 +796,12 @@ static int walk(struct mem *m, const struct cpu_paging *p, struct walk_roots *r,
 	struct walker w;
 	int rc;
 
+	static const struct phys_range all = { 0, (1ULL << 52) - 1 };
+
 	memset(l, 0, sizeof(*l));
 	walker_init(&w, mem_read, m, max_tables);
+	w.ram = m->nram ? m->ram : &all;
+	w.nram = m->nram ? m->nram : 1;
 	rc = walk_roots(&w, p, r);
 	if (!rc)
 		rc = walk_tables(&w, p, r, leaf_of, l);
@@ -998,6 +1007,59 @@ static void walk_fails_closed(void)
 	ksft_test_result(failures == before, "%s\n", "walk_fails_closed");
 }
 
+static void walk_reads_guest_ram_only(void)
+{
+	struct cpu_paging p4 = { .mode = PAGING_4LEVEL, .cr3 = 0x100000 };
+	struct walk_roots r;
+	struct leaves l;
+	struct mem m = { .n = 0 };
+	struct walker w;
+	int before = failures;
+
+	m.ram[0] = (struct phys_range){ 0, 0x9ffff };
+	m.ram[1] = (struct phys_range){ 0x100000, 0x3ffffff };
+	m.nram = 2;
+	poke(&m, 0x100000 + 1 * 8, 0x101000 | 0x63);
+	poke(&m, 0x101000 + 0 * 8, 0x102000 | 0x63);
+	poke(&m, 0x102000 + 0 * 8, 0x103000 | 0x63);
+	poke(&m, 0x103000 + 0 * 8, 0x800000000ULL | 0x63);
+	CHECK(walk(&m, &p4, &r, &l, 16) == 0 && l.n == 1 && !m.outside);
+	/* a table pointer into a BAR's registers (ivshmem's IntrStatus clears on read): not read */
+	poke(&m, 0x100000 + 300 * 8, 0xfebf0000 | 0x63);
+	m.reads = 0;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && !m.outside && m.reads == 4);
+	/* nor into the legacy window, nor CR3 itself outside RAM */
+	m.val[m.n - 1] = 0xa0000 | 0x63;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && !m.outside);
+	m.n--;
+	p4.cr3 = 0xfe000000;
+	m.reads = 0;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && m.reads == 0);
+	p4.cr3 = 0x100000;
+	/*
+	 * adjacent tables at RAM's end and past it: the run stops at RAM's end
+	 * (one read of the two in RAM), the one past it is not read
+	 */
+	m = (struct mem){ .n = 0, .ram = { { 0, 0x9ffff }, { 0x100000, 0x3ffffff } }, .nram = 2 };
+	poke(&m, 0x100000 + 0 * 8, 0x101000 | 0x63);
+	for (int i = 0; i < 3; i++)
+		poke(&m, 0x101000 + i * 8, (0x3ffe000 + i * 0x1000) | 0x63);
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && !m.outside && m.reads == 3);
+	/* the reason says where, and that it was not read */
+	walker_init(&w, mem_read, &m, 16);
+	w.ram = m.ram;
+	w.nram = m.nram;
+	CHECK(walk_roots(&w, &p4, &r) == 0 && walk_tables(&w, &p4, &r, leaf_of, &l) == -1 &&
+	      strstr(w.err, "page table at pa 0x4000000 is not guest RAM"));
+	walker_free(&w);
+	/* a walker with no RAM given reads nothing */
+	m.reads = 0;
+	walker_init(&w, mem_read, &m, 16);
+	CHECK(walk_roots(&w, &p4, &r) == -1 && m.reads == 0 && strstr(w.err, "not guest RAM"));
+	walker_free(&w);
+	ksft_test_result(failures == before, "%s\n", "walk_reads_guest_ram_only");
+}
+
 static void pat_types_named(void)
 {
 	uint64_t msr;
@@ -1022,7 +1084,7 @@ int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "audit-parsers");
-	ksft_set_plan(16);
+	ksft_set_plan(17);
 	qmp_reader_any_chunking();
 	qmp_reader_fails_closed();
 	qmp_replies_decoded_or_refused();
@@ -1037,6 +1099,7 @@ int main(void)
 	guest_ram_from_mtree();
 	walk_each_mode();
 	walk_pti_kernel_half();
+	walk_reads_guest_ram_only();
 	walk_fails_closed();
 	pat_types_named();
 	ksft_finished();

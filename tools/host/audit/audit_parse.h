@@ -276,6 +276,14 @@ struct walker {
 	void *ctx;
 	size_t max_tables;
 	size_t max_run;			/* tables in one read, at most (WALK_RUN) */
+	/*
+	 * Guest RAM (parse_mtree_ram()): a table is read only where it lies
+	 * wholly in it, and a read of adjacent tables never leaves it; a table
+	 * anywhere else (a device's MMIO, whose reads have side effects) fails
+	 * the walk unread. None given: nothing is read.
+	 */
+	const struct phys_range *ram;
+	int nram;
 	struct walk_table *slots;	/* open addressing, by address and kind */
 	size_t cap, ntables;
 	size_t visits;			/* in the walk under way */

@@ -12,8 +12,9 @@
  * under each paging mode (with the entries of tlb_resolve() read from the
  * input too), pvmap's live table, --pat and json_quote(). The input is
  * also guest memory whose page tables are walked in each mode, from a CR3
- * the input gives, under PTI or not. Invariants that pvmap-audit relies on
- * abort when broken.
+ * the input gives, under PTI or not, in guest RAM the input gives: no
+ * table is read outside it. Invariants that pvmap-audit relies on abort
+ * when broken.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -84,6 +85,7 @@ struct fuzz_tables {
 	const uint8_t *data;
 	size_t len;
 	uint8_t *mem;		/* len + FUZZ_SPAN bytes */
+	struct phys_range ram[2];
 };
 
 static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *vals)
@@ -93,6 +95,9 @@ static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *
 
 	/* a table, a PDPT, or a run of at most FUZZ_RUN tables: no more */
 	if ((bytes != 4 && bytes != 8) || count < 1 || (size_t)count * (size_t)bytes > FUZZ_SPAN)
+		abort();
+	/* guest RAM alone: never a device's */
+	if (!ram_holds(m->ram, 2, addr, (uint64_t)count * (uint64_t)bytes))
 		abort();
 	if (*at == 0xee)	/* now and then, no memory there */
 		return XP_NOT_MEMORY;
@@ -148,8 +153,8 @@ static int check_leaf(void *ctx, const struct tlb_entry *e)
 
 static void walk_every_mode(const uint8_t *data, size_t size)
 {
-	struct fuzz_tables mem = { data, size, NULL };
-	uint64_t cr3 = 0;
+	struct fuzz_tables mem = { data, size, NULL, { { 0 } } };
+	uint64_t cr3 = 0, cut;
 
 	if (size < 8)
 		return;
@@ -160,6 +165,11 @@ static void walk_every_mode(const uint8_t *data, size_t size)
 		memcpy(mem.mem + at, data, at + size <= size + FUZZ_SPAN ? size : size + FUZZ_SPAN - at);
 	for (int i = 0; i < 8; i++)
 		cr3 = cr3 << 8 | data[i];
+	/* RAM: two ranges, with a hole the input places (among the tables, often) */
+	cut = (cr3 >> 12 & 0xfffff) << 12;
+	mem.ram[0] = (struct phys_range){ 0, cut + (data[size - 1] & 0x7) * 0x1000 + 0xfff };
+	mem.ram[1] = (struct phys_range){ mem.ram[0].end + 1 + (data[size - 2] & 0x3) * 0x1000,
+					  (1ULL << 52) - 1 };
 	/* the mode from the last byte: one walk an input, of a few tables */
 	{
 		enum paging m = PAGING_2LEVEL + data[size - 1] % 4;
@@ -169,13 +179,17 @@ static void walk_every_mode(const uint8_t *data, size_t size)
 
 		walker_init(&w, fuzz_table, &mem, FUZZ_TABLES);
 		w.max_run = FUZZ_RUN;
+		w.ram = mem.ram;
+		w.nram = 2;
 		if (!walk_roots(&w, &p, &r)) {
 			struct fuzz_walk fw = { .p = &p, .r = &r };
+			int rc;
 
 			if (r.n < 1 || r.n > 2 || r.pti != (r.n == 2) ||
 			    (r.pti && (m == PAGING_2LEVEL || (r.addr[0] ^ r.addr[1]) != 0x1000)))
 				abort();
-			if (walk_tables(&w, &p, &r, check_leaf, &fw) < 0 && !w.err[0])
+			rc = walk_tables(&w, &p, &r, check_leaf, &fw);
+			if (rc < 0 && !w.err[0])
 				abort();	/* a failure always says why */
 			if (w.visits > FUZZ_TABLES + 1 || w.ntables > FUZZ_TABLES)
 				abort();
