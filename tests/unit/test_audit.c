@@ -921,18 +921,43 @@ static void walk_pti_kernel_half(void)
 	reads = m.reads;
 	m.reads = 0;
 	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && m.reads == reads && m.reads == 9);
-	/* a table below that holds other user entries is no kernel half: CR3's alone */
+	CHECK(!r.pti_unpaired && !r.user_only);
+	/*
+	 * a table below that holds other user entries (a user entry written to
+	 * the user copy and not yet to the kernel's, native_set_p4d()) is no
+	 * kernel half: CR3's alone is walked, and it holds no kernel's
+	 * mappings (it does not map itself): user tables only
+	 */
 	m.val[1] = 0x4000 | 0x63 | (1ULL << 63);
 	m.val[1] ^= 0x1000;
 	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && r.n == 1 && l.n == 2);
+	CHECK(r.pti_unpaired && !r.self_mapped && r.user_only && !r.xen_pv);
 	m.val[1] ^= 0x1000;
-	/* no memory below: not PTI; a read that fails there: could not check */
+	/* no memory below, or no RAM: the same; a read that fails there: could not check */
 	m.no_memory = 0x2000;
-	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2);
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && r.user_only);
 	m.no_memory = 0;
+	m.ram[0] = (struct phys_range){ 0x3000, 0xbfff };
+	m.nram = 1;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && r.user_only && !m.outside);
+	m.nram = 0;
 	m.fail = 0x2000;
 	CHECK(walk(&m, &p4, &r, &l, 32) == -1);
 	m.fail = 0;
+	/*
+	 * a table that maps itself, kernel-only (a direct map), is a kernel's:
+	 * not PTI, a table at an address with bit 12 set; a user mapping of it
+	 * (U) is no direct map
+	 */
+	m.val[1] ^= 0x1000;
+	poke(&m, 0x3000 + 273 * 8, 0xb000 | 0x63);
+	poke(&m, 0xb000 + 0 * 8, 0x0 | 0xe3);		/* 1 GiB at pa 0: the direct map */
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && r.pti_unpaired && r.self_mapped &&
+	      !r.user_only);
+	m.val[m.n - 1] |= 0x4;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && r.pti_unpaired && !r.self_mapped && r.user_only);
+	m.n -= 2;
+	m.val[1] ^= 0x1000;
 	/* bit 12 clear: CR3 holds the kernel's tables, walked as they are */
 	p4.cr3 = 0x2000;
 	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && !r.user_only);
@@ -941,7 +966,7 @@ static void walk_pti_kernel_half(void)
 	m = (struct mem){ .n = 0 };
 	poke(&m, 0x2000 + 258 * 8, 0x2000 | 0x63);
 	poke(&m, 0x2000 + 511 * 8, 0x3000 | 0x67);	/* the vsyscall page's */
-	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && r.user_only && !r.pti);
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && r.user_only && r.xen_pv && !r.pti);
 	poke(&m, 0x2000 + 273 * 8, 0x4000 | 0x63);	/* the guest's direct map: its kernel's */
 	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && !r.user_only);
 	m.val[0] = 0x5000 | 0x63;			/* slot 258 elsewhere: no Xen */
@@ -962,11 +987,14 @@ static void walk_pti_kernel_half(void)
 	      leaf_is(&l.e[0], 0xf8003000, 0xd0003000, TLB_4K, 0, "-G-DA---W"));
 	/* a PDPT within its page (a slab object, no PTI) has no kernel copy below */
 	pae.cr3 = 0x3020;
-	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti && !r.pti_unpaired && !r.user_only);
 	/* nor one at the start of a page that holds more (pgd_cache's next object) */
 	pae.cr3 = 0x3000;
 	poke(&m, 0x3000 + 4 * 8, 0x23000 | 0x1);
-	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti && r.pti_unpaired && r.user_only);
+	/* which, mapping itself (the kernel's direct map, at 0xc0000000), is a kernel's */
+	poke(&m, 0x20000 + 0 * 8, 0x0 | 0xe3);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && r.pti_unpaired && r.self_mapped && !r.user_only);
 	ksft_test_result(failures == before, "%s\n", "walk_pti_kernel_half");
 }
 

@@ -523,6 +523,72 @@ def info_mtree_text():
     return healthy().answer("info mtree -f", None)
 
 
+# --- audit_pti_unpaired ------------------------------------------------------------------
+
+def pti_guest(unpaired):
+    """A guest under PTI, every vCPU in user space, a stale vmalloc mapping in the kernel's
+    tables alone; on each vCPU of @unpaired a user PGD entry is in the user copy and not yet
+    in the kernel's (native_set_p4d() writes the user copy first)."""
+    g = Guest("4level", [(0x800000000, GiB)], pti=True, cpl=3)
+    g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")    # vmalloc: stale
+    g.kernel(0xffff888000000000, 0, 2 * MiB, flags="GDAW")              # the direct map
+    for cpu in range(2):
+        g.user(cpu, 0x00007f0000000000, 0x800000000, 4 * KiB, flags="DAW")
+        g.user_only(cpu, 0xfffffe0000000000, 0x1000, 4 * KiB, flags="GDAW")  # entry area
+        if cpu in unpaired:
+            g.users[cpu].map(0x00007e0000000000, 0x800003000, 4 * KiB, user=True, flags="DAW",
+                             nx=False)
+    return g
+
+
+def test_pti_unpaired(audit, c):
+    """Under PTI a vCPU in user space has the user tables loaded (CR3's bit 12); the
+    kernel's are the 4 KiB below when their user entries are the same. When they are not
+    (an entry being written), the table CR3 points at holds no kernel mapping but the
+    entry code's: another vCPU's kernel tables must show them, or exit 2, never 0."""
+    r = Run(audit)
+    try:
+        res = r.run("--json", r.guest(pti_guest({0, 1}), "pti-unpaired.sock"))
+        doc = res.json()
+        c.result(res, "every vCPU in user space, no kernel table recognised: exit 2", 2, "PTI")
+        cpus = doc["guests"][0].get("cpus") if doc else None
+        c.check("each vCPU's tables: unpaired, user tables only",
+                cpus is not None and len(cpus) == 2 and
+                all(x.get("pti_unpaired") and x.get("user_only") and not x["pti"]
+                    for x in cpus), f"cpus {cpus}")
+        res = r.run("--json", r.guest(pti_guest({0}), "pti-half.sock"))
+        doc = res.json()
+        c.result(res, "vCPU 1's pair recognised: its kernel tables show the stale mapping: "
+                 "exit 1", 1)
+        got = kinds(doc) if doc else {}
+        c.check("... the stale one found", got.get(0xffffc90000400000) == (4 * KiB, 4 * KiB,
+                                                                             "stale"), f"{got}")
+        cpus = doc["guests"][0].get("cpus") if doc else None
+        c.check("... vCPU 0 unpaired, user tables only; vCPU 1 under PTI",
+                cpus is not None and len(cpus) == 2 and cpus[0].get("user_only") and
+                cpus[0].get("pti_unpaired") and cpus[1]["pti"] and
+                not cpus[1].get("user_only"), f"cpus {cpus}")
+        # no PTI: a kernel's table at an address with bit 12 set, which maps itself (its
+        # direct map): audited as it is; one that does not map itself is no kernel's
+        for direct, rc in ((True, 1), (False, 2)):
+            g = Guest("4level", [(0x800000000, GiB)], ncpus=1)
+            g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")
+            if direct:
+                g.kernel(0xffff888000000000, 0, GiB, flags="GDAW")
+            root = g.cpus[0].root
+            res = r.run("--json", r.guest(g, f"bit12-{direct}.sock"))
+            doc = res.json()
+            cpus = doc["guests"][0].get("cpus") if doc else None
+            c.result(res, f"one vCPU, CR3 {root:#x} (bit 12), {'a' if direct else 'no'} direct "
+                     f"map of it: exit {rc}", rc)
+            c.check(f"... CR3 {root:#x}: unpaired, {'a kernel' if direct else 'user'} table",
+                    root & 0x1000 and cpus and cpus[0].get("pti_unpaired") and
+                    cpus[0].get("user_only") == (not direct), f"cpus {cpus}")
+        c.notes.append("PTI pairs caught mid-write: exit 2 alone, exit 1 beside a paired vCPU")
+    finally:
+        r.close()
+
+
 # --- audit_real_qemu_paging ------------------------------------------------------------
 
 K, U = "GDAW", "DAW"
@@ -754,6 +820,7 @@ def main():
                      ("audit_paging_modes", test_paging_modes),
                      ("audit_hostile_qmp", test_hostile_qmp),
                      ("audit_reads_guest_ram_only", test_reads_guest_ram_only),
+                     ("audit_pti_unpaired", test_pti_unpaired),
                      ("audit_real_qemu_paging",
                       lambda audit, c: test_real_qemu_paging(audit, c, args.guest)),
                      ("audit_pat_bit", lambda audit, c: test_pat_bit(audit, c, args.guest))):

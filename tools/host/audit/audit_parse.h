@@ -307,8 +307,23 @@ struct walk_roots {
 	/*
 	 * A Xen PV guest's user table (Xen's linear slot maps it, no guest
 	 * kernel entry): the guest's kernel mappings are not in it, and its
-	 * kernel table is nowhere to be found from here. The kernel part of
-	 * every kernel table is the same; another vCPU's must show it.
+	 * kernel table is nowhere to be found from here.
+	 */
+	bool xen_pv;
+	/*
+	 * CR3 has PTI's bit 12 but the table 4 KiB below is not the kernel's
+	 * of the pair (not now: Linux writes a top-level entry into the user
+	 * copy first, native_set_p4d(); or not PTI at all: a table that just
+	 * lies at such an address). walk_tables() tells which: a kernel's
+	 * table maps itself (its direct map maps every page of RAM), PTI's
+	 * user copy never does (self_mapped).
+	 */
+	bool pti_unpaired, self_mapped;
+	/*
+	 * The tables walked hold no kernel's mappings but those a user table
+	 * has: a Xen PV guest's user table, or an unpaired PTI table that does
+	 * not map itself (set by walk_tables()). The kernel part of every
+	 * kernel table is the same: another vCPU's must show it.
 	 */
 	bool user_only;
 };
@@ -321,9 +336,10 @@ int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *
  * each root (which stops the walk by returning nonzero: that value is
  * returned): size, address and PAT index as the entry says, flags as
  * QEMU's `info tlb` prints them but for a 4 KiB entry's PAT bit, shown.
- * -1 (w->err): a table that cannot be read, or a bound hit.
+ * -1 (w->err): a table that cannot be read, or a bound hit. For a
+ * pti_unpaired @r, sets self_mapped and user_only.
  */
-int walk_tables(struct walker *w, const struct cpu_paging *p, const struct walk_roots *r,
+int walk_tables(struct walker *w, const struct cpu_paging *p, struct walk_roots *r,
 		tlb_fn fn, void *ctx);
 
 /* --- what a mapping is to the audit -------------------------------------------- */

@@ -263,22 +263,25 @@ int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *
 	u = table(w, root, m->bytes, m->count[0], &miss);
 	if (!u)
 		return -1;
-	r->user_only = p->mode == PAGING_4LEVEL && xen_pv_user(u, root);
+	r->xen_pv = r->user_only = p->mode == PAGING_4LEVEL && xen_pv_user(u, root);
 	/* 2-level paging has no PTI; under PAE the PDPT must start its page */
 	if (p->mode == PAGING_2LEVEL || !(root & PTI_SWITCH) || (root & 0xfe0))
 		return 0;
 	/* the two pages, whole; under PAE more than the PDPT the walk reads */
 	u = table(w, root, 8, 512, &miss);
 	k = u ? table(w, root & ~PTI_SWITCH, 8, 512, &miss) : NULL;
-	if (!k) {
-		/* no memory or RAM there: no kernel half, no PTI; a failed read is an error */
-		if (miss == MISS_ERROR)
-			return -1;
+	if (!k && miss == MISS_ERROR)
+		return -1;	/* a failed read: could not check */
+	if (!k || !pti_pair(m, u, k)) {
+		/*
+		 * No kernel's table there (no memory, no RAM, other user
+		 * entries): not PTI, or PTI's pair caught between the writes of
+		 * an entry. Which, the walk tells (walk_tables(): self_mapped).
+		 */
 		w->err[0] = '\0';
+		r->pti_unpaired = !r->xen_pv;
 		return 0;
 	}
-	if (!pti_pair(m, u, k))
-		return 0;
 	r->addr[r->n++] = root & ~PTI_SWITCH;
 	r->pti = true;
 	if (!pae || cached(w, key_of(r->addr[1], 8, 4)))
@@ -299,6 +302,8 @@ struct walk {
 	const struct cpu_paging *p;
 	tlb_fn fn;
 	void *ctx;
+	bool check_self, self_mapped;	/* whether a kernel (not U) leaf maps page self */
+	uint64_t self;
 };
 
 /* 4- and 5-level addresses sign-extended from their top bit, as QEMU prints them */
@@ -330,6 +335,8 @@ static int leaf(struct walk *k, uint64_t va, uint64_t ent, int level)
 		e.pa = (ent & 0xffc00000ULL) | ((ent >> 13) & 0xff) << 32;
 	else
 		e.pa = ent & PT_ADDR & ~(e.size - 1);
+	if (k->check_self && e.flags[TLB_FLAG_U] != 'U' && k->self - e.pa < e.size)
+		k->self_mapped = true;
 	return k->fn(k->ctx, &e);
 }
 
@@ -507,10 +514,14 @@ out:
 	free(next);
 }
 
-int walk_tables(struct walker *w, const struct cpu_paging *p, const struct walk_roots *r,
+int walk_tables(struct walker *w, const struct cpu_paging *p, struct walk_roots *r,
 		tlb_fn fn, void *ctx)
 {
-	struct walk k = { .w = w, .p = p, .fn = fn, .ctx = ctx };
+	struct walk k = {
+		.w = w, .p = p, .fn = fn, .ctx = ctx,
+		/* the page of an unpaired PTI table: mapped by a kernel (not U) leaf? */
+		.check_self = r->pti_unpaired, .self = r->addr[0] & ~0xfffULL,
+	};
 	const uint64_t *user;
 	enum miss miss;
 	int rc;
@@ -523,6 +534,11 @@ int walk_tables(struct walker *w, const struct cpu_paging *p, const struct walk_
 	w->visits = 0;
 	prefetch(&k, r);
 	rc = walk_level(&k, r->addr[0], 0, 0, NULL);
+	if (!rc && r->pti_unpaired) {
+		/* a kernel's table (its direct map) maps itself; PTI's user copy does not */
+		r->self_mapped = k.self_mapped;
+		r->user_only = r->xen_pv || !k.self_mapped;
+	}
 	if (rc || r->n == 1)
 		return rc;
 	/* the kernel's top-level entries that the user one has too are walked */

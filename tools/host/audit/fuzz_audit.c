@@ -188,9 +188,18 @@ static void walk_every_mode(const uint8_t *data, size_t size)
 			if (r.n < 1 || r.n > 2 || r.pti != (r.n == 2) ||
 			    (r.pti && (m == PAGING_2LEVEL || (r.addr[0] ^ r.addr[1]) != 0x1000)))
 				abort();
+			/* CR3's bit 12 and no kernel table beside: one table, no Xen's */
+			if (r.pti_unpaired && (r.pti || r.xen_pv || m == PAGING_2LEVEL ||
+					       !(r.addr[0] & 0x1000)))
+				abort();
+			if (r.user_only != r.xen_pv)
+				abort();	/* no walk yet: only Xen's is known */
 			rc = walk_tables(&w, &p, &r, check_leaf, &fw);
 			if (rc < 0 && !w.err[0])
 				abort();	/* a failure always says why */
+			/* walked: an unpaired table that does not map itself holds a user half alone */
+			if (!rc && r.user_only != (r.xen_pv || (r.pti_unpaired && !r.self_mapped)))
+				abort();
 			if (w.visits > FUZZ_TABLES + 1 || w.ntables > FUZZ_TABLES)
 				abort();
 		} else if (!w.err[0]) {

@@ -562,20 +562,26 @@ static int audit_vcpu(struct guest *g, struct conn *c, struct walker *w, int i,
 
 /*
  * Whether some vCPU had the kernel's tables loaded: a Xen PV guest's vCPU
- * in user space has only its user table (walk_roots()), and the kernel's
- * part is the same in every kernel table, so one is enough.
+ * in user space has only its user table, and so has a vCPU in user space
+ * under PTI whose kernel table beside it is not recognised (walk_roots(),
+ * walk_tables()); the kernel's part is the same in every kernel table, so
+ * one is enough.
  */
 static bool kernel_tables_seen(struct guest *g)
 {
-	int user_only = 0;
+	int user_only = 0, xen_pv = 0;
 
-	for (int i = 0; i < g->audited; i++)
+	for (int i = 0; i < g->audited; i++) {
 		user_only += g->cpu[i].roots.user_only;
+		xen_pv += g->cpu[i].roots.xen_pv;
+	}
 	if (!user_only || user_only < g->audited)
 		return true;
-	snprintf(g->error, sizeof(g->error), "every vCPU has a Xen PV guest's user page tables "
-		 "loaded, which hold none of its kernel's mappings, and its kernel's tables "
-		 "cannot be found from here: could not check them");
+	snprintf(g->error, sizeof(g->error), "every vCPU has user page tables loaded, which hold "
+		 "none of its kernel's mappings, and its kernel's tables cannot be found from "
+		 "here (%s): could not check them", xen_pv == user_only ? "a Xen PV guest's" :
+		 !xen_pv ? "under PTI, CR3's bit 12 set, and the table below is not the kernel's "
+		 "of the pair: an entry being written?" : "a Xen PV guest's, and PTI's unpaired");
 	return false;
 }
 
@@ -809,7 +815,9 @@ static void report(const struct guest *g, bool json, bool last)
 			else
 				printf("null");
 			printf(", \"cr3\": %" PRIu64 ", \"pti\": %s, \"xen_pv_user\": %s, "
-			       "\"tables\": [", v->cr3, v->roots.pti ? "true" : "false",
+			       "\"pti_unpaired\": %s, \"user_only\": %s, \"tables\": [", v->cr3,
+			       v->roots.pti ? "true" : "false", v->roots.xen_pv ? "true" : "false",
+			       v->roots.pti_unpaired ? "true" : "false",
 			       v->roots.user_only ? "true" : "false");
 			for (int r = 0; r < v->roots.n; r++)
 				printf("%s%" PRIu64, r ? ", " : "", v->roots.addr[r]);
