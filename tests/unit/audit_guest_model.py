@@ -2,8 +2,9 @@
 """The guests test_audit.py's fake QMP servers answer for: page tables of each
 paging mode built in a sparse guest-physical memory, printed as QEMU 7.2's
 `info tlb` walks them (target/i386/monitor.c, tlb_info_32/pae32/la48/la57), and
-the answers to `info pci`, `info cpus`, `info registers` and `xp` (QEMU's
-memory_dump(), monitor/misc.c: a line for each 16 bytes)."""
+the answers to `info pci`, `info cpus`, `info registers`, `info mtree -f`
+(softmmu/memory.c, mtree_print_flatview()) and `xp` (QEMU's memory_dump(),
+monitor/misc.c: a line for each 16 bytes)."""
 
 import re
 
@@ -208,6 +209,42 @@ def info_pci(*bars):
     return "".join(line + "\r\n" for line in out)
 
 
+# the fake guests' RAM, as `-m 3G` on a pc machine has it (the legacy window apart)
+RAM = [(0, 0x9ffff), (0x100000, 0xbfffffff)]
+
+
+def info_mtree(ncpus, *bars, ram_name="pc.ram"):
+    """`info mtree -f` of a pc machine with @ncpus vCPUs, RAM as RAM says and an
+    ivshmem(-plain) device for each (start, size) of @bars, as info_pci() has them:
+    BAR0 its registers (MMIO), BAR2 its shared memory (RAM of the device's)."""
+    ranges = [(0, 0x9ffff, "ram", ram_name), (0xa0000, 0xbffff, "i/o", "vga-lowmem"),
+              (0xc0000, 0xfffff, "rom", f"{ram_name} @00000000000c0000"),
+              (0x100000, 0xbfffffff, "ram", f"{ram_name} @0000000000100000"),
+              (0xfec00000, 0xfec00fff, "i/o", "ioapic"),
+              (0xfee00000, 0xfeefffff, "i/o", "apic-msi"),
+              (0xfffc0000, 0xffffffff, "rom", "pc.bios")]
+    for i, (start, size) in enumerate(bars):
+        ranges += [(0xfebf0000 + i * 0x1000, 0xfebf00ff + i * 0x1000, "i/o", "ivshmem-mmio"),
+                   (start, start + size - 1, "ram", f"aperture{i}")]
+    view = sorted(ranges)
+
+    def lines(names, root):
+        return ([f" AS \"{n}\", root: {root}" for n in names] +
+                [f" Root memory region: {root}"] +
+                [f"  {a:016x}-{b:016x} (prio {1 if n.startswith(('ivshmem', 'aperture')) else 0}"
+                 f", {t}): {n}" for a, b, t, n in view])
+    out = (["FlatView #0", ' AS "I/O", root: io', " Root memory region: io",
+            "  0000000000000000-0000000000000007 (prio 0, i/o): dma-chan", ""] +
+           ["FlatView #1"] + lines(["memory"] + [f"cpu-memory-{c}" for c in range(ncpus)],
+                                   "system") + [""] +
+           ["FlatView #2"] + lines([f"cpu-smm-{c}" for c in range(ncpus)], "memory") + [""])
+    return "".join(line + "\r\n" for line in out)
+
+
+def ram_holds(addr, size, ram=RAM):
+    return any(a <= addr and addr + size - 1 <= b for a, b in ram)
+
+
 def registers(mode, cr3, pse=True, cpu=0, cpl=0):
     """`info registers` as QEMU 7.2 prints it (the lines pvmap-audit reads, and a few others)."""
     cr4 = {"2level": 0x690 if pse else 0x680, "pae": 0x6b0, "4level": 0x350ef0,
@@ -289,6 +326,8 @@ class Guest:
         """The text of a human-monitor command, or None (QEMU's error)."""
         if line == "info pci":
             return info_pci(*self.bars)
+        if line == "info mtree -f":
+            return info_mtree(len(self.cpus), *self.bars)
         if line == "info cpus":
             return "".join(f"{'*' if i == 0 else ' '} CPU #{i}: thread_id={4242 + i}\r\n"
                            for i in range(len(self.cpus)))

@@ -604,12 +604,148 @@ static void xp_tables_parsed_strictly(void)
 	ksft_test_result(failures == before, "%s\n", "xp_tables_parsed_strictly");
 }
 
+/* --- guest RAM: info pci's BARs, info mtree -f ------------------------------------------ */
+
+/* QEMU 7.2, -M pc,memory-backend=pvram, an ivshmem-plain (memdev pvshm) and a VGA */
+static const char real_pci[] =
+	"  Bus  0, device   1, function 1:\r\n"
+	"    IDE controller: PCI device 8086:7010\r\n"
+	"      PCI subsystem 1af4:1100\r\n"
+	"      BAR4: I/O at 0xc000 [0xc00f].\r\n"
+	"      id \"\"\r\n"
+	"  Bus  0, device   2, function 0:\r\n"
+	"    RAM controller: PCI device 1af4:1110\r\n"
+	"      PCI subsystem 1af4:1100\r\n"
+	"      BAR0: 32 bit memory at 0xfebf0000 [0xfebf00ff].\r\n"
+	"      BAR2: 64 bit prefetchable memory at 0xfe000000 [0xfe0fffff].\r\n"
+	"      id \"\"\r\n"
+	"  Bus  0, device   3, function 0:\r\n"
+	"    VGA controller: PCI device 1234:1111\r\n"
+	"      PCI subsystem 1af4:1100\r\n"
+	"      BAR0: 32 bit prefetchable memory at 0xfd000000 [0xfdffffff].\r\n"
+	"      BAR2: 32 bit memory at 0xfebf1000 [0xfebf1fff].\r\n"
+	"      BAR6: 32 bit memory at 0xffffffffffffffff [0x0000fffe].\r\n"
+	"      id \"\"\r\n";
+
+#define MT_HEAD	"FlatView #0\r\n AS \"memory\", root: system\r\n" \
+		" AS \"cpu-memory-0\", root: system\r\n Root memory region: system\r\n"
+#define MT_RAM	"  0000000000100000-0000000003ffffff (prio 0, ram): pvram @0000000000100000\r\n"
+
+static const char real_mtree[] =
+	"FlatView #0\r\n AS \"I/O\", root: io\r\n Root memory region: io\r\n"
+	"  0000000000000000-0000000000000007 (prio 0, i/o): dma-chan\r\n\r\n"
+	MT_HEAD
+	"  0000000000000000-000000000009ffff (prio 0, ram): pvram\r\n"
+	"  00000000000a0000-00000000000bffff (prio 1, i/o): vga-lowmem\r\n"
+	"  00000000000c0000-00000000000c9fff (prio 0, rom): pvram @00000000000c0000\r\n"
+	"  00000000000ca000-00000000000ccfff (prio 0, ram): pvram @00000000000ca000\r\n"
+	"  00000000000cd000-00000000000e7fff (prio 0, rom): pvram @00000000000cd000\r\n"
+	"  00000000000e8000-00000000000effff (prio 0, ram): pvram @00000000000e8000\r\n"
+	"  00000000000f0000-00000000000fffff (prio 0, rom): pvram @00000000000f0000\r\n"
+	MT_RAM
+	"  00000000fd000000-00000000fdffffff (prio 1, ram): vga.vram\r\n"
+	"  00000000fe000000-00000000fe0fffff (prio 1, ram): pvshm\r\n"
+	"  00000000febf0000-00000000febf00ff (prio 1, i/o): ivshmem-mmio\r\n"
+	"  00000000febf1400-00000000febf141f (prio 0, i/o): vga ioports remapped\r\n"
+	"  00000000febf1500-00000000febf1515 (prio 0, i/o): bochs dispi interface\r\n"
+	"  00000000fee00000-00000000feefffff (prio 4096, i/o): apic-msi\r\n"
+	"  00000000fffc0000-00000000ffffffff (prio 0, rom): pc.bios\r\n"
+	"\r\n"
+	"FlatView #1\r\n AS \"cpu-smm-0\", root: memory\r\n Root memory region: memory\r\n"
+	"  0000000000000000-00000000000bffff (prio 0, ram): pvram\r\n\r\n"
+	"FlatView #2\r\n AS \"PIIX3\", root: bus master container\r\n"
+	" Root memory region: (none)\r\n  No rendered FlatView\r\n\r\n";
+
+static void guest_ram_from_mtree(void)
+{
+	static const struct {
+		const char *text;
+		int rc;		/* RAM ranges, or -1 */
+	} mtree[] = {
+		/* VRAM under an alias elsewhere is the VGA's still, by its name; pc.ram above 4 GiB */
+		{ MT_HEAD MT_RAM
+		  "  0000000004000000-00000000040fffff (prio 0, ram): vga.vram @0000000000000000\r\n"
+		  "  00000000fd000000-00000000fdffffff (prio 1, ram): vga.vram\r\n"
+		  "  0000000100000000-000000013fffffff (prio 0, ram): pvram @0000000004000000\r\n", 2 },
+		/* nonvolatile, ROM, a device's RAM (ramd): no RAM of the auditor's */
+		{ MT_HEAD MT_RAM "  0000000004000000-0000000004ffffff (prio 0, nv-ram): nvdimm\r\n"
+		  "  0000000005000000-0000000005ffffff (prio 0, romd): flash\r\n"
+		  "  0000000006000000-0000000006ffffff (prio 0, ramd): vfio\r\n", 1 },
+		/* adjacent ranges merged */
+		{ MT_HEAD "  0000000000100000-00000000001fffff (prio 0, ram): a\r\n"
+		  "  0000000000200000-00000000002fffff (prio 0, ram): b\r\n", 1 },
+		/* no RAM at all, or only the legacy window's */
+		{ MT_HEAD "  0000000000000000-00000000000bffff (prio 0, i/o): x\r\n", -1 },
+		{ MT_HEAD "  00000000000c0000-00000000000fffff (prio 0, ram): pc.ram\r\n", -1 },
+		/* refused: not QEMU's lines, out of order, overlapping, the view not vCPU 0's, twice */
+		{ MT_HEAD MT_RAM "  garbage\r\n", -1 },
+		{ MT_HEAD "  000000000100000-0000000003ffffff (prio 0, ram): pvram\r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio 0, ramx): pvram\r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio 0, ram): \r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio 0, ram): p\x01\r\n", -1 },
+		{ MT_HEAD "  0000000000100000-0000000003ffffff (prio x, ram): pvram\r\n", -1 },
+		{ MT_HEAD "  0000000004000000-0000000003ffffff (prio 0, ram): pvram\r\n", -1 },
+		{ MT_HEAD MT_RAM "  0000000000000000-000000000009ffff (prio 0, ram): pvram\r\n", -1 },
+		{ MT_HEAD MT_RAM "  0000000003fff000-0000000004ffffff (prio 0, ram): pvram\r\n", -1 },
+		{ "FlatView #0\r\n AS \"memory\", root: system\r\n Root memory region: system\r\n"
+		  MT_RAM, -1 },
+		{ MT_HEAD MT_RAM "\r\n" MT_HEAD MT_RAM, -1 },
+		{ "FlatView #0\r\n AS \"io\", root: io\r\n Root memory region: io\r\n" MT_RAM, -1 },
+		{ "", -1 },
+	};
+	struct phys_range bar[8], ram[4];
+	char err[256];
+	int before = failures, n;
+
+	/* every mapped memory BAR, of every device; I/O and the unmapped ROM (BAR6) left out */
+	CHECK(parse_pci_bars(real_pci, bar, 8) == 4);
+	CHECK(bar[0].start == 0xfebf0000 && bar[0].end == 0xfebf00ff &&
+	      bar[1].start == 0xfe000000 && bar[3].end == 0xfebf1fff);
+	CHECK(parse_pci_bars(real_pci, bar, 2) == 4 && bar[1].end == 0xfe0fffff);
+	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0xzz [0x1].\n", bar, 8) == -1);
+	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0x1000 [0x1fff]\n", bar, 8) == -1);
+	CHECK(parse_pci_bars("      BAR9: 64 bit memory at 0x1000 [0x1fff].\n", bar, 8) == -1);
+	CHECK(parse_pci_bars("      BAR0: 32 bit memory at 0x1000 [0x1fff]. \r\n", bar, 8) == 1);
+
+	/* QEMU's own: pvram, less the legacy window; vga.vram and pvshm are BARs' */
+	CHECK(parse_pci_bars(real_pci, bar, 8) == 4);
+	n = parse_mtree_ram(real_mtree, bar, 4, ram, 4, err, sizeof(err));
+	CHECK(n == 2 && ram[0].start == 0 && ram[0].end == 0x9ffff && ram[1].start == 0x100000 &&
+	      ram[1].end == 0x3ffffff);
+	/* no BARs known: the devices' RAM (adjacent: merged) is taken for the guest's */
+	n = parse_mtree_ram(real_mtree, bar, 0, ram, 4, err, sizeof(err));
+	CHECK(n == 3 && ram[2].start == 0xfd000000 && ram[2].end == 0xfe0fffff);
+	/* more ranges of RAM than room for: refused, never fewer */
+	CHECK(parse_mtree_ram(real_mtree, bar, 0, ram, 2, err, sizeof(err)) == -1 && err[0]);
+	for (size_t i = 0; i < sizeof(mtree) / sizeof(mtree[0]); i++) {
+		n = parse_mtree_ram(mtree[i].text, bar, 4, ram, 4, err, sizeof(err));
+		if (n != mtree[i].rc || (n < 0 && !err[0]))
+			printf("# mtree case %zu: %d (%s)\n", i, n, err);
+		CHECK(n == mtree[i].rc && (n >= 0 || err[0]));
+	}
+	n = parse_mtree_ram(mtree[0].text, bar, 4, ram, 4, err, sizeof(err));
+	CHECK(n == 2 && ram[0].start == 0x100000 && ram[0].end == 0x3ffffff &&
+	      ram[1].start == 0x100000000ULL && ram[1].end == 0x13fffffffULL);
+
+	/* what lies wholly in one range */
+	ram[0] = (struct phys_range){ 0, 0x9ffff };
+	ram[1] = (struct phys_range){ 0x100000, 0x3ffffff };
+	CHECK(ram_holds(ram, 2, 0x3fff000, 0x1000) && ram_holds(ram, 2, 0, 0xa0000));
+	CHECK(!ram_holds(ram, 2, 0x3fff000, 0x2000) && !ram_holds(ram, 2, 0x9f000, 0x2000));
+	CHECK(!ram_holds(ram, 2, 0xa0000, 8) && !ram_holds(ram, 2, 0x1000, 0));
+	CHECK(!ram_holds(ram, 2, UINT64_MAX - 7, 16) && !ram_holds(ram, 0, 0x1000, 8));
+	ksft_test_result(failures == before, "%s\n", "guest_ram_from_mtree");
+}
+
 /* guest-physical memory for the walker: entries by address, the rest zero */
 #define MEM_MAX	64
 struct mem {
 	uint64_t addr[MEM_MAX], val[MEM_MAX];
 	int n, reads;
 	uint64_t no_memory, fail;	/* a table address QEMU says is no memory; one whose read fails */
+	struct phys_range ram[2];	/* the walker's guest RAM; none: all of it */
+	int nram;
+	int outside;			/* reads that left it */
 };
 
 static void poke(struct mem *m, uint64_t addr, uint64_t val)
@@ -623,6 +759,8 @@ static int mem_read(void *ctx, uint64_t addr, int bytes, int count, uint64_t *va
 	struct mem *m = ctx;
 
 	m->reads++;
+	if (m->nram && !ram_holds(m->ram, m->nram, addr, (uint64_t)count * (uint64_t)bytes))
+		m->outside++;
 	if (addr == m->no_memory)
 		return XP_NOT_MEMORY;
 	if (addr == m->fail)
@@ -658,8 +796,12 @@ static int walk(struct mem *m, const struct cpu_paging *p, struct walk_roots *r,
 	struct walker w;
 	int rc;
 
+	static const struct phys_range all = { 0, (1ULL << 52) - 1 };
+
 	memset(l, 0, sizeof(*l));
 	walker_init(&w, mem_read, m, max_tables);
+	w.ram = m->nram ? m->ram : &all;
+	w.nram = m->nram ? m->nram : 1;
 	rc = walk_roots(&w, p, r);
 	if (!rc)
 		rc = walk_tables(&w, p, r, leaf_of, l);
@@ -779,18 +921,43 @@ static void walk_pti_kernel_half(void)
 	reads = m.reads;
 	m.reads = 0;
 	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && m.reads == reads && m.reads == 9);
-	/* a table below that holds other user entries is no kernel half: CR3's alone */
+	CHECK(!r.pti_unpaired && !r.user_only);
+	/*
+	 * a table below that holds other user entries (a user entry written to
+	 * the user copy and not yet to the kernel's, native_set_p4d()) is no
+	 * kernel half: CR3's alone is walked, and it holds no kernel's
+	 * mappings (it does not map itself): user tables only
+	 */
 	m.val[1] = 0x4000 | 0x63 | (1ULL << 63);
 	m.val[1] ^= 0x1000;
 	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && r.n == 1 && l.n == 2);
+	CHECK(r.pti_unpaired && !r.self_mapped && r.user_only && !r.xen_pv);
 	m.val[1] ^= 0x1000;
-	/* no memory below: not PTI; a read that fails there: could not check */
+	/* no memory below, or no RAM: the same; a read that fails there: could not check */
 	m.no_memory = 0x2000;
-	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2);
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && r.user_only);
 	m.no_memory = 0;
+	m.ram[0] = (struct phys_range){ 0x3000, 0xbfff };
+	m.nram = 1;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && r.user_only && !m.outside);
+	m.nram = 0;
 	m.fail = 0x2000;
 	CHECK(walk(&m, &p4, &r, &l, 32) == -1);
 	m.fail = 0;
+	/*
+	 * a table that maps itself, kernel-only (a direct map), is a kernel's:
+	 * not PTI, a table at an address with bit 12 set; a user mapping of it
+	 * (U) is no direct map
+	 */
+	m.val[1] ^= 0x1000;
+	poke(&m, 0x3000 + 273 * 8, 0xb000 | 0x63);
+	poke(&m, 0xb000 + 0 * 8, 0x0 | 0xe3);		/* 1 GiB at pa 0: the direct map */
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && r.pti_unpaired && r.self_mapped &&
+	      !r.user_only);
+	m.val[m.n - 1] |= 0x4;
+	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && r.pti_unpaired && !r.self_mapped && r.user_only);
+	m.n -= 2;
+	m.val[1] ^= 0x1000;
 	/* bit 12 clear: CR3 holds the kernel's tables, walked as they are */
 	p4.cr3 = 0x2000;
 	CHECK(walk(&m, &p4, &r, &l, 32) == 0 && !r.pti && l.n == 2 && !r.user_only);
@@ -799,7 +966,7 @@ static void walk_pti_kernel_half(void)
 	m = (struct mem){ .n = 0 };
 	poke(&m, 0x2000 + 258 * 8, 0x2000 | 0x63);
 	poke(&m, 0x2000 + 511 * 8, 0x3000 | 0x67);	/* the vsyscall page's */
-	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && r.user_only && !r.pti);
+	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && r.user_only && r.xen_pv && !r.pti);
 	poke(&m, 0x2000 + 273 * 8, 0x4000 | 0x63);	/* the guest's direct map: its kernel's */
 	CHECK(walk(&m, &p4, &r, &l, 64) == 0 && !r.user_only);
 	m.val[0] = 0x5000 | 0x63;			/* slot 258 elsewhere: no Xen */
@@ -820,11 +987,14 @@ static void walk_pti_kernel_half(void)
 	      leaf_is(&l.e[0], 0xf8003000, 0xd0003000, TLB_4K, 0, "-G-DA---W"));
 	/* a PDPT within its page (a slab object, no PTI) has no kernel copy below */
 	pae.cr3 = 0x3020;
-	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti && !r.pti_unpaired && !r.user_only);
 	/* nor one at the start of a page that holds more (pgd_cache's next object) */
 	pae.cr3 = 0x3000;
 	poke(&m, 0x3000 + 4 * 8, 0x23000 | 0x1);
-	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && !r.pti && r.pti_unpaired && r.user_only);
+	/* which, mapping itself (the kernel's direct map, at 0xc0000000), is a kernel's */
+	poke(&m, 0x20000 + 0 * 8, 0x0 | 0xe3);
+	CHECK(walk(&m, &pae, &r, &l, 32) == 0 && r.pti_unpaired && r.self_mapped && !r.user_only);
 	ksft_test_result(failures == before, "%s\n", "walk_pti_kernel_half");
 }
 
@@ -865,6 +1035,59 @@ static void walk_fails_closed(void)
 	ksft_test_result(failures == before, "%s\n", "walk_fails_closed");
 }
 
+static void walk_reads_guest_ram_only(void)
+{
+	struct cpu_paging p4 = { .mode = PAGING_4LEVEL, .cr3 = 0x100000 };
+	struct walk_roots r;
+	struct leaves l;
+	struct mem m = { .n = 0 };
+	struct walker w;
+	int before = failures;
+
+	m.ram[0] = (struct phys_range){ 0, 0x9ffff };
+	m.ram[1] = (struct phys_range){ 0x100000, 0x3ffffff };
+	m.nram = 2;
+	poke(&m, 0x100000 + 1 * 8, 0x101000 | 0x63);
+	poke(&m, 0x101000 + 0 * 8, 0x102000 | 0x63);
+	poke(&m, 0x102000 + 0 * 8, 0x103000 | 0x63);
+	poke(&m, 0x103000 + 0 * 8, 0x800000000ULL | 0x63);
+	CHECK(walk(&m, &p4, &r, &l, 16) == 0 && l.n == 1 && !m.outside);
+	/* a table pointer into a BAR's registers (ivshmem's IntrStatus clears on read): not read */
+	poke(&m, 0x100000 + 300 * 8, 0xfebf0000 | 0x63);
+	m.reads = 0;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && !m.outside && m.reads == 4);
+	/* nor into the legacy window, nor CR3 itself outside RAM */
+	m.val[m.n - 1] = 0xa0000 | 0x63;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && !m.outside);
+	m.n--;
+	p4.cr3 = 0xfe000000;
+	m.reads = 0;
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && m.reads == 0);
+	p4.cr3 = 0x100000;
+	/*
+	 * adjacent tables at RAM's end and past it: the run stops at RAM's end
+	 * (one read of the two in RAM), the one past it is not read
+	 */
+	m = (struct mem){ .n = 0, .ram = { { 0, 0x9ffff }, { 0x100000, 0x3ffffff } }, .nram = 2 };
+	poke(&m, 0x100000 + 0 * 8, 0x101000 | 0x63);
+	for (int i = 0; i < 3; i++)
+		poke(&m, 0x101000 + i * 8, (0x3ffe000 + i * 0x1000) | 0x63);
+	CHECK(walk(&m, &p4, &r, &l, 16) == -1 && !m.outside && m.reads == 3);
+	/* the reason says where, and that it was not read */
+	walker_init(&w, mem_read, &m, 16);
+	w.ram = m.ram;
+	w.nram = m.nram;
+	CHECK(walk_roots(&w, &p4, &r) == 0 && walk_tables(&w, &p4, &r, leaf_of, &l) == -1 &&
+	      strstr(w.err, "page table at pa 0x4000000 is not guest RAM"));
+	walker_free(&w);
+	/* a walker with no RAM given reads nothing */
+	m.reads = 0;
+	walker_init(&w, mem_read, &m, 16);
+	CHECK(walk_roots(&w, &p4, &r) == -1 && m.reads == 0 && strstr(w.err, "not guest RAM"));
+	walker_free(&w);
+	ksft_test_result(failures == before, "%s\n", "walk_reads_guest_ram_only");
+}
+
 static void pat_types_named(void)
 {
 	uint64_t msr;
@@ -889,7 +1112,7 @@ int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "audit-parsers");
-	ksft_set_plan(15);
+	ksft_set_plan(17);
 	qmp_reader_any_chunking();
 	qmp_reader_fails_closed();
 	qmp_replies_decoded_or_refused();
@@ -901,8 +1124,10 @@ int main(void)
 	user_kernel_split();
 	overlap_and_live_ranges();
 	xp_tables_parsed_strictly();
+	guest_ram_from_mtree();
 	walk_each_mode();
 	walk_pti_kernel_half();
+	walk_reads_guest_ram_only();
 	walk_fails_closed();
 	pat_types_named();
 	ksft_finished();

@@ -25,8 +25,8 @@ import sys
 import tempfile
 import time
 
-from audit_guest_model import GiB, KiB, MiB, P_ACC, P_PRESENT, P_RW, Guest, Memory, \
-    PageTables, info_pci
+from audit_guest_model import ADDR, GiB, KiB, MiB, P_ACC, P_PRESENT, P_RW, RAM, Guest, \
+    Memory, PageTables, info_pci, ram_holds
 from audit_harness import Checks, Run, diff, kinds, qmp_line, run_audit
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -412,6 +412,183 @@ def test_hostile_qmp(audit, c):
         r.close()
 
 
+# --- audit_reads_guest_ram_only -----------------------------------------------------------
+
+def xp_reads(server):
+    """(address, bytes) of each `xp` the auditor sent @server."""
+    out = []
+    for _, line, _ in server.commands:
+        m = re.fullmatch(r"xp /(\d+)([gw])x (0x[0-9a-f]+|\d+)", line or "")
+        if m:
+            out.append((int(m.group(3), 0), int(m.group(1)) * (8 if m.group(2) == "g" else 4)))
+    return out
+
+
+def outside_ram(server):
+    return [f"xp of {n} bytes at {a:#x}" for a, n in xp_reads(server) if not ram_holds(a, n)]
+
+
+def point(g, va, table, level):
+    """In every vCPU's tables, make the entry at @level (0: the top) on @va's path
+    point at the page table at @table (the guest's to choose)."""
+    for t in g.cpus:
+        addr = t.root
+        for i, shift in enumerate(t.shifts):
+            at = addr + ((va >> shift) & 511) * 8
+            if i == level:
+                g.mem.write(at, table | P_PRESENT | P_RW | P_ACC)
+                break
+            addr = g.mem.read(at) & ADDR
+
+
+def test_reads_guest_ram_only(audit, c):
+    """`xp` of a device's MMIO is the device's read (ivshmem's IntrStatus clears on
+    read): a page-table pointer into a BAR must not make the auditor read there. It
+    reads guest RAM alone (`info mtree -f`, less every BAR), and says when a table is
+    elsewhere: exit 2."""
+    r = Run(audit)
+    try:
+        ap = 0x800000000
+        # a healthy guest: RAM learnt once, every table read in it
+        sock = r.guest(healthy(), "healthy-ram.sock")
+        res = r.run(sock)
+        srv = r.servers[-1]
+        c.result(res, "a healthy guest: exit 1", 1, "1 stale")
+        asked = [ln for _, ln, _ in srv.commands if ln == "info mtree -f"]
+        c.check("the guest's RAM asked for once (info mtree -f)", len(asked) == 1,
+                f"asked {len(asked)} times")
+        c.check("every xp in guest RAM", not outside_ram(srv) and xp_reads(srv),
+                f"{outside_ram(srv)[:3]}; {len(xp_reads(srv))} reads")
+        cases = (
+            # (what, va whose path is redirected, the level of the entry, where it points)
+            ("a PML4 entry pointing at the ivshmem BAR0's registers (MMIO)",
+             0xffffc90000400000, 0, 0xfebf0000),
+            ("a PD entry pointing into the ivshmem BAR2's shared memory (a device's RAM)",
+             0xffffc90000400000, 2, ap + 0x200000),
+            ("a PDPT entry pointing into the legacy VGA window", 0xffffc90000400000, 1, 0xa0000),
+        )
+        for what, va, level, where in cases:
+            g = healthy()
+            point(g, va, where, level)
+            res = r.run(r.guest(g, f"bar-{level}.sock"))
+            srv = r.servers[-1]
+            c.result(res, f"{what}: exit 2", 2, f"page table at pa {where:#x} is not guest RAM")
+            c.check(f"{what}: no xp outside guest RAM", not outside_ram(srv),
+                    "; ".join(outside_ram(srv)[:3]))
+        # adjacent page tables at RAM's end and past it: read together, the read would
+        # leave RAM; the one past it is not read at all
+        g = healthy()
+        end = RAM[-1][1] + 1
+        va = 0xffffc90040000000
+        g.kernel(va, ap + 0x1000, 4 * KiB, flags="GDAW")
+        for t in g.cpus:  # the PD of va: its first two PTs at RAM's last page and past it
+            pd = t.root
+            for shift in t.shifts[:2]:
+                pd = g.mem.read(pd + ((va >> shift) & 511) * 8) & ADDR
+            for i, pt in enumerate((end - 0x1000, end)):
+                g.mem.write(pd + (((va >> 21) & 511) + i) * 8, pt | P_PRESENT | P_RW | P_ACC)
+                g.mem.write(pt, (ap + 0x2000 + i * 0x1000) | P_PRESENT | P_RW)
+        res = r.run(r.guest(g, "run-end.sock"))
+        srv = r.servers[-1]
+        c.result(res, "page tables at RAM's end and past it: exit 2", 2,
+                 f"page table at pa {end:#x} is not guest RAM")
+        c.check("... the one at RAM's end read, alone; none past it",
+                not outside_ram(srv) and (end - 0x1000, 4096) in xp_reads(srv),
+                f"{outside_ram(srv)[:3]}")
+        # where RAM is cannot be told: could not check
+        for what, reply in (
+                ("no flat view of \"memory\"", 'FlatView #0\r\n AS "I/O", root: io\r\n'),
+                ("a flat view line that is not QEMU's",
+                 info_mtree_text().replace("(prio 0, ram): pc.ram\r\n", "(prio 0, ram)\r\n")),
+                ("a BAR line that is not QEMU's", None)):
+            hook = (lambda ex, line, cpu, reply=reply: qmp_line({"return": reply})
+                    if line == "info mtree -f" else None) if reply else \
+                (lambda ex, line, cpu: qmp_line({"return": info_pci((ap, GiB)).replace(
+                    "BAR0: 32 bit memory at", "BAR0: 32 bit memory near")})
+                 if line == "info pci" else None)
+            res = r.run(r.guest(healthy(), f"mtree-{len(r.servers)}.sock", hook=hook))
+            c.result(res, f"{what}: exit 2", 2)
+            c.check(f"{what}: no page table read", not xp_reads(r.servers[-1]),
+                    f"{len(xp_reads(r.servers[-1]))} xp")
+        res = r.run(r.guest(healthy(), "mtree-error.sock", hook=lambda ex, line, cpu: qmp_line(
+            {"error": {"class": "GenericError", "desc": "no mtree"}})
+            if line == "info mtree -f" else None))
+        c.result(res, "info mtree -f refused: exit 2", 2, "no mtree")
+        c.notes.append(f"{len(cases) + 1} table pointers out of guest RAM: exit 2, none read")
+    finally:
+        r.close()
+
+
+def info_mtree_text():
+    return healthy().answer("info mtree -f", None)
+
+
+# --- audit_pti_unpaired ------------------------------------------------------------------
+
+def pti_guest(unpaired):
+    """A guest under PTI, every vCPU in user space, a stale vmalloc mapping in the kernel's
+    tables alone; on each vCPU of @unpaired a user PGD entry is in the user copy and not yet
+    in the kernel's (native_set_p4d() writes the user copy first)."""
+    g = Guest("4level", [(0x800000000, GiB)], pti=True, cpl=3)
+    g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")    # vmalloc: stale
+    g.kernel(0xffff888000000000, 0, 2 * MiB, flags="GDAW")              # the direct map
+    for cpu in range(2):
+        g.user(cpu, 0x00007f0000000000, 0x800000000, 4 * KiB, flags="DAW")
+        g.user_only(cpu, 0xfffffe0000000000, 0x1000, 4 * KiB, flags="GDAW")  # entry area
+        if cpu in unpaired:
+            g.users[cpu].map(0x00007e0000000000, 0x800003000, 4 * KiB, user=True, flags="DAW",
+                             nx=False)
+    return g
+
+
+def test_pti_unpaired(audit, c):
+    """Under PTI a vCPU in user space has the user tables loaded (CR3's bit 12); the
+    kernel's are the 4 KiB below when their user entries are the same. When they are not
+    (an entry being written), the table CR3 points at holds no kernel mapping but the
+    entry code's: another vCPU's kernel tables must show them, or exit 2, never 0."""
+    r = Run(audit)
+    try:
+        res = r.run("--json", r.guest(pti_guest({0, 1}), "pti-unpaired.sock"))
+        doc = res.json()
+        c.result(res, "every vCPU in user space, no kernel table recognised: exit 2", 2, "PTI")
+        cpus = doc["guests"][0].get("cpus") if doc else None
+        c.check("each vCPU's tables: unpaired, user tables only",
+                cpus is not None and len(cpus) == 2 and
+                all(x.get("pti_unpaired") and x.get("user_only") and not x["pti"]
+                    for x in cpus), f"cpus {cpus}")
+        res = r.run("--json", r.guest(pti_guest({0}), "pti-half.sock"))
+        doc = res.json()
+        c.result(res, "vCPU 1's pair recognised: its kernel tables show the stale mapping: "
+                 "exit 1", 1)
+        got = kinds(doc) if doc else {}
+        c.check("... the stale one found", got.get(0xffffc90000400000) == (4 * KiB, 4 * KiB,
+                                                                             "stale"), f"{got}")
+        cpus = doc["guests"][0].get("cpus") if doc else None
+        c.check("... vCPU 0 unpaired, user tables only; vCPU 1 under PTI",
+                cpus is not None and len(cpus) == 2 and cpus[0].get("user_only") and
+                cpus[0].get("pti_unpaired") and cpus[1]["pti"] and
+                not cpus[1].get("user_only"), f"cpus {cpus}")
+        # no PTI: a kernel's table at an address with bit 12 set, which maps itself (its
+        # direct map): audited as it is; one that does not map itself is no kernel's
+        for direct, rc in ((True, 1), (False, 2)):
+            g = Guest("4level", [(0x800000000, GiB)], ncpus=1)
+            g.kernel(0xffffc90000400000, 0x800005000, 4 * KiB, flags="GDAW")
+            if direct:
+                g.kernel(0xffff888000000000, 0, GiB, flags="GDAW")
+            root = g.cpus[0].root
+            res = r.run("--json", r.guest(g, f"bit12-{direct}.sock"))
+            doc = res.json()
+            cpus = doc["guests"][0].get("cpus") if doc else None
+            c.result(res, f"one vCPU, CR3 {root:#x} (bit 12), {'a' if direct else 'no'} direct "
+                     f"map of it: exit {rc}", rc)
+            c.check(f"... CR3 {root:#x}: unpaired, {'a kernel' if direct else 'user'} table",
+                    root & 0x1000 and cpus and cpus[0].get("pti_unpaired") and
+                    cpus[0].get("user_only") == (not direct), f"cpus {cpus}")
+        c.notes.append("PTI pairs caught mid-write: exit 2 alone, exit 1 beside a paired vCPU")
+    finally:
+        r.close()
+
+
 # --- audit_real_qemu_paging ------------------------------------------------------------
 
 K, U = "GDAW", "DAW"
@@ -642,6 +819,8 @@ def main():
     for name, fn in (("audit_never_drops", test_never_drops),
                      ("audit_paging_modes", test_paging_modes),
                      ("audit_hostile_qmp", test_hostile_qmp),
+                     ("audit_reads_guest_ram_only", test_reads_guest_ram_only),
+                     ("audit_pti_unpaired", test_pti_unpaired),
                      ("audit_real_qemu_paging",
                       lambda audit, c: test_real_qemu_paging(audit, c, args.guest)),
                      ("audit_pat_bit", lambda audit, c: test_pat_bit(audit, c, args.guest))):

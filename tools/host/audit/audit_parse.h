@@ -2,11 +2,12 @@
 /*
  * Parsers of pvmap-audit: the QMP byte stream (framed into lines by a
  * reader that any byte source can drive), QMP reply lines, the text of the
- * human-monitor commands it runs (info pci, info cpus, info registers,
- * info tlb, xp) and pvmap's live table (debugfs pvmap/live); the JSON
- * quoting of what it prints; and the walk of the page tables it reads from
- * guest memory (audit_walk.c). Pure functions on untrusted input: fuzzed by
- * tools/host/audit/fuzz_audit.c, unit-tested by tests/unit/test_audit.c.
+ * human-monitor commands it runs (info pci, info mtree -f, info cpus,
+ * info registers, info tlb, xp) and pvmap's live table (debugfs
+ * pvmap/live); the JSON quoting of what it prints; and the walk of the
+ * page tables it reads from guest RAM (audit_walk.c, audit_ram.c). Pure
+ * functions on untrusted input: fuzzed by tools/host/audit/fuzz_audit.c,
+ * unit-tested by tests/unit/test_audit.c.
  *
  * Nothing here drops what it cannot hold: a parser that stops short says
  * so, and pvmap-audit then exits 2 (could not check), never 0.
@@ -145,6 +146,50 @@ int parse_xp(const char *text, uint64_t addr, uint64_t *val);
  */
 int parse_xp_table(const char *text, uint64_t addr, int bytes, int count, uint64_t *vals);
 
+/* --- guest RAM: where page tables may be read ------------------------------------ */
+
+/*
+ * `xp` reads through QEMU's memory API: at a device's MMIO it is the
+ * device's read, with the device's side effects (a clear-on-read status
+ * register). Page tables live in guest RAM; the auditor reads nothing
+ * else, and learns where RAM is from QEMU, not from the guest.
+ */
+struct phys_range {
+	uint64_t start, end;	/* inclusive */
+};
+
+#define AUDIT_MAX_BARS		1024	/* mapped memory BARs in `info pci`, at most */
+#define AUDIT_MAX_RAM		256	/* ranges of guest RAM, at most */
+#define AUDIT_MAX_FLAT		65536	/* ranges in the flat view of "memory", at most */
+
+/*
+ * Every mapped memory BAR of every device in `info pci` text (QEMU's
+ * "BARn: 32|64 bit [prefetchable ]memory at 0xSTART [0xEND]."; an unmapped
+ * one, whose END wraps below its START, left out; I/O BARs too): how many,
+ * of which the first @max are stored in @bar; -1 when a line that starts
+ * with "BAR" is not one of those.
+ */
+int parse_pci_bars(const char *text, struct phys_range *bar, int max);
+
+/*
+ * The guest RAM in `info mtree -f` text: of the flat view of address
+ * space "memory" (which must be vCPU 0's, "cpu-memory-0", too: `xp` reads
+ * through it), the ranges of type "ram", less each one that overlaps one
+ * of the @nbar @bar (a device's RAM: ivshmem's shared memory, a VGA's
+ * VRAM) and each one of a region so named elsewhere (VRAM under an
+ * alias), less the legacy window 0xa0000-0xfffff (VGA, SMRAM and PAM: what
+ * the guest's chipset switches between RAM and devices at will): sorted,
+ * merged. How many (the first @max stored in @ram; more is an error), or
+ * -1 with the reason in @err: a line of that flat view that is not one of
+ * QEMU's, ranges out of order, no such view or two, more than
+ * AUDIT_MAX_FLAT ranges or @max of RAM, no RAM.
+ */
+int parse_mtree_ram(const char *text, const struct phys_range *bar, int nbar,
+		    struct phys_range *ram, int max, char *err, size_t errlen);
+
+/* Whether [addr, addr + len) lies wholly in one of the @n sorted, merged @ram ranges. */
+bool ram_holds(const struct phys_range *ram, int n, uint64_t addr, uint64_t len);
+
 /* --- page tables (info tlb) --------------------------------------------------- */
 
 #define TLB_4K		(1ULL << 12)
@@ -231,6 +276,14 @@ struct walker {
 	void *ctx;
 	size_t max_tables;
 	size_t max_run;			/* tables in one read, at most (WALK_RUN) */
+	/*
+	 * Guest RAM (parse_mtree_ram()): a table is read only where it lies
+	 * wholly in it, and a read of adjacent tables never leaves it; a table
+	 * anywhere else (a device's MMIO, whose reads have side effects) fails
+	 * the walk unread. None given: nothing is read.
+	 */
+	const struct phys_range *ram;
+	int nram;
 	struct walk_table *slots;	/* open addressing, by address and kind */
 	size_t cap, ntables;
 	size_t visits;			/* in the walk under way */
@@ -254,8 +307,23 @@ struct walk_roots {
 	/*
 	 * A Xen PV guest's user table (Xen's linear slot maps it, no guest
 	 * kernel entry): the guest's kernel mappings are not in it, and its
-	 * kernel table is nowhere to be found from here. The kernel part of
-	 * every kernel table is the same; another vCPU's must show it.
+	 * kernel table is nowhere to be found from here.
+	 */
+	bool xen_pv;
+	/*
+	 * CR3 has PTI's bit 12 but the table 4 KiB below is not the kernel's
+	 * of the pair (not now: Linux writes a top-level entry into the user
+	 * copy first, native_set_p4d(); or not PTI at all: a table that just
+	 * lies at such an address). walk_tables() tells which: a kernel's
+	 * table maps itself (its direct map maps every page of RAM), PTI's
+	 * user copy never does (self_mapped).
+	 */
+	bool pti_unpaired, self_mapped;
+	/*
+	 * The tables walked hold no kernel's mappings but those a user table
+	 * has: a Xen PV guest's user table, or an unpaired PTI table that does
+	 * not map itself (set by walk_tables()). The kernel part of every
+	 * kernel table is the same: another vCPU's must show it.
 	 */
 	bool user_only;
 };
@@ -268,9 +336,10 @@ int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *
  * each root (which stops the walk by returning nonzero: that value is
  * returned): size, address and PAT index as the entry says, flags as
  * QEMU's `info tlb` prints them but for a 4 KiB entry's PAT bit, shown.
- * -1 (w->err): a table that cannot be read, or a bound hit.
+ * -1 (w->err): a table that cannot be read, or a bound hit. For a
+ * pti_unpaired @r, sets self_mapped and user_only.
  */
-int walk_tables(struct walker *w, const struct cpu_paging *p, const struct walk_roots *r,
+int walk_tables(struct walker *w, const struct cpu_paging *p, struct walk_roots *r,
 		tlb_fn fn, void *ctx);
 
 /* --- what a mapping is to the audit -------------------------------------------- */

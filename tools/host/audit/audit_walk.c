@@ -10,7 +10,9 @@
  * one 8 KiB block, arch/x86/include/asm/pgalloc.h's PGD_ALLOCATION_ORDER,
  * and flips CR3's bit 12, PTI_PGTABLE_SWITCH_BIT, between them; under
  * PAE the 32-byte PDPT at CR3 is the first of its page), and is walked
- * too.
+ * too. A table is read only from guest RAM (walker.ram): a table pointer
+ * is the guest's to choose, and `xp` of a device's MMIO is the device's
+ * read, side effects and all.
  */
 #include "audit_internal.h"
 
@@ -142,22 +144,34 @@ static int store(struct walker *w, uint64_t key, uint64_t *e)
 	return 0;
 }
 
+/* Why a table was not read. */
+enum miss {
+	MISS_ERROR = 1,		/* a read that failed, a bound: could not check */
+	MISS_NO_MEMORY,		/* QEMU says there is no memory there */
+	MISS_NOT_RAM,		/* not guest RAM: not read */
+};
+
 /*
  * The @count entries of @bytes of the table at @addr, read once: NULL
- * (w->err) when it cannot be; *not_memory then says whether QEMU said
- * there is no memory there.
+ * (w->err) when it cannot be, *miss saying why.
  */
 static const uint64_t *table(struct walker *w, uint64_t addr, int bytes, int count,
-			     bool *not_memory)
+			     enum miss *miss)
 {
 	uint64_t key = key_of(addr, bytes, count);
 	const uint64_t *have = cached(w, key);
 	uint64_t *e;
 	int rc;
 
-	*not_memory = false;
+	*miss = MISS_ERROR;
 	if (have)
 		return have;
+	if (!ram_holds(w->ram, w->nram, addr, (uint64_t)count * (uint64_t)bytes)) {
+		*miss = MISS_NOT_RAM;
+		snprintf(w->err, sizeof(w->err), "the page table at pa %#" PRIx64 " is not guest "
+			 "RAM: not read (a device's memory, whose reads have effects?)", addr);
+		return NULL;
+	}
 	if (full(w))
 		return NULL;
 	e = malloc((size_t)count * sizeof(*e));
@@ -168,9 +182,10 @@ static const uint64_t *table(struct walker *w, uint64_t addr, int bytes, int cou
 	rc = w->read(w->ctx, addr, bytes, count, e);
 	if (rc) {
 		free(e);
-		*not_memory = rc == XP_NOT_MEMORY;
+		if (rc == XP_NOT_MEMORY)
+			*miss = MISS_NO_MEMORY;
 		snprintf(w->err, sizeof(w->err), "cannot read the page table at pa %#" PRIx64 "%s",
-			 addr, *not_memory ? ": QEMU says there is no memory there" : "");
+			 addr, rc == XP_NOT_MEMORY ? ": QEMU says there is no memory there" : "");
 		return NULL;
 	}
 	return store(w, key, e) ? NULL : e;
@@ -235,7 +250,8 @@ int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *
 	const struct mode *m;
 	const uint64_t *u, *k;
 	uint64_t root = root_of(p), *pdpt;
-	bool not_memory, pae = p->mode == PAGING_PAE;
+	bool pae = p->mode == PAGING_PAE;
+	enum miss miss;
 
 	memset(r, 0, sizeof(*r));
 	if (p->mode < PAGING_2LEVEL || p->mode > PAGING_5LEVEL) {
@@ -244,25 +260,28 @@ int walk_roots(struct walker *w, const struct cpu_paging *p, struct walk_roots *
 	}
 	m = &modes[p->mode];
 	r->addr[r->n++] = root;
-	u = table(w, root, m->bytes, m->count[0], &not_memory);
+	u = table(w, root, m->bytes, m->count[0], &miss);
 	if (!u)
 		return -1;
-	r->user_only = p->mode == PAGING_4LEVEL && xen_pv_user(u, root);
+	r->xen_pv = r->user_only = p->mode == PAGING_4LEVEL && xen_pv_user(u, root);
 	/* 2-level paging has no PTI; under PAE the PDPT must start its page */
 	if (p->mode == PAGING_2LEVEL || !(root & PTI_SWITCH) || (root & 0xfe0))
 		return 0;
 	/* the two pages, whole; under PAE more than the PDPT the walk reads */
-	u = table(w, root, 8, 512, &not_memory);
-	k = u ? table(w, root & ~PTI_SWITCH, 8, 512, &not_memory) : NULL;
-	if (!k) {
-		/* no memory there: no kernel half there, no PTI; a failed read is an error */
-		if (!not_memory)
-			return -1;
+	u = table(w, root, 8, 512, &miss);
+	k = u ? table(w, root & ~PTI_SWITCH, 8, 512, &miss) : NULL;
+	if (!k && miss == MISS_ERROR)
+		return -1;	/* a failed read: could not check */
+	if (!k || !pti_pair(m, u, k)) {
+		/*
+		 * No kernel's table there (no memory, no RAM, other user
+		 * entries): not PTI, or PTI's pair caught between the writes of
+		 * an entry. Which, the walk tells (walk_tables(): self_mapped).
+		 */
 		w->err[0] = '\0';
+		r->pti_unpaired = !r->xen_pv;
 		return 0;
 	}
-	if (!pti_pair(m, u, k))
-		return 0;
 	r->addr[r->n++] = root & ~PTI_SWITCH;
 	r->pti = true;
 	if (!pae || cached(w, key_of(r->addr[1], 8, 4)))
@@ -283,6 +302,8 @@ struct walk {
 	const struct cpu_paging *p;
 	tlb_fn fn;
 	void *ctx;
+	bool check_self, self_mapped;	/* whether a kernel (not U) leaf maps page self */
+	uint64_t self;
 };
 
 /* 4- and 5-level addresses sign-extended from their top bit, as QEMU prints them */
@@ -314,6 +335,8 @@ static int leaf(struct walk *k, uint64_t va, uint64_t ent, int level)
 		e.pa = (ent & 0xffc00000ULL) | ((ent >> 13) & 0xff) << 32;
 	else
 		e.pa = ent & PT_ADDR & ~(e.size - 1);
+	if (k->check_self && e.flags[TLB_FLAG_U] != 'U' && k->self - e.pa < e.size)
+		k->self_mapped = true;
 	return k->fn(k->ctx, &e);
 }
 
@@ -343,7 +366,7 @@ static int walk_level(struct walk *k, uint64_t addr, int level, uint64_t va, con
 {
 	const struct mode *m = k->m;
 	const uint64_t *t;
-	bool not_memory;
+	enum miss miss;
 	int rc;
 
 	if (++k->w->visits > k->w->max_tables) {
@@ -351,7 +374,7 @@ static int walk_level(struct walk *k, uint64_t addr, int level, uint64_t va, con
 			 "a loop in the tables? (--max-tables)", k->w->max_tables);
 		return -1;
 	}
-	t = table(k->w, addr, m->bytes, m->count[level], &not_memory);
+	t = table(k->w, addr, m->bytes, m->count[level], &miss);
 	if (!t)
 		return -1;
 	for (int i = 0; i < m->count[level]; i++) {
@@ -386,19 +409,26 @@ static int addr_cmp(const void *a, const void *b)
  * Read the @n tables at @addr[] (sorted) of @level, those adjacent in
  * memory in one read each run: a round trip to QEMU costs about what a
  * table does, and Linux allocates many tables together (the direct map's
- * and the kernel's at boot). What cannot be read is left to the walk,
- * which reads its tables one by one and says why.
+ * and the kernel's at boot). A run stays in guest RAM: a table that is
+ * not, and the tables past it, are not in it. What cannot be read is left
+ * to the walk, which reads its tables one by one and says why.
  */
 static void read_runs(struct walker *w, const struct mode *m, int level, const uint64_t *addr,
 		      size_t n)
 {
 	int count = m->count[level], bytes = m->bytes;
+	uint64_t size = (uint64_t)count * (uint64_t)bytes;
 
 	for (size_t j = 0, k; j < n; j = k) {
 		uint64_t *run;
 		size_t len;
 
-		for (k = j + 1; k < n && k - j < w->max_run && addr[k] == addr[k - 1] + 0x1000; k++)
+		if (!ram_holds(w->ram, w->nram, addr[j], size)) {
+			k = j + 1;	/* the walk says so, if it gets there */
+			continue;
+		}
+		for (k = j + 1; k < n && k - j < w->max_run && addr[k] == addr[k - 1] + size &&
+		     ram_holds(w->ram, w->nram, addr[j], (k - j + 1) * size); k++)
 			;
 		if (w->ntables + (k - j) > w->max_tables)
 			return;
@@ -434,9 +464,9 @@ static void prefetch(struct walk *k, const struct walk_roots *r)
 	size_t ncur = 0, nnext = 0;
 
 	for (int i = 0; i < r->n; i++) {
-		bool not_memory;
+		enum miss miss;
 
-		if (!table(w, r->addr[i], m->bytes, m->count[0], &not_memory))
+		if (!table(w, r->addr[i], m->bytes, m->count[0], &miss))
 			return;
 	}
 	for (int level = 0; level < m->levels - 1; level++) {
@@ -484,12 +514,16 @@ out:
 	free(next);
 }
 
-int walk_tables(struct walker *w, const struct cpu_paging *p, const struct walk_roots *r,
+int walk_tables(struct walker *w, const struct cpu_paging *p, struct walk_roots *r,
 		tlb_fn fn, void *ctx)
 {
-	struct walk k = { .w = w, .p = p, .fn = fn, .ctx = ctx };
+	struct walk k = {
+		.w = w, .p = p, .fn = fn, .ctx = ctx,
+		/* the page of an unpaired PTI table: mapped by a kernel (not U) leaf? */
+		.check_self = r->pti_unpaired, .self = r->addr[0] & ~0xfffULL,
+	};
 	const uint64_t *user;
-	bool not_memory;
+	enum miss miss;
 	int rc;
 
 	if (p->mode < PAGING_2LEVEL || p->mode > PAGING_5LEVEL || r->n < 1 || r->n > 2) {
@@ -500,10 +534,15 @@ int walk_tables(struct walker *w, const struct cpu_paging *p, const struct walk_
 	w->visits = 0;
 	prefetch(&k, r);
 	rc = walk_level(&k, r->addr[0], 0, 0, NULL);
+	if (!rc && r->pti_unpaired) {
+		/* a kernel's table (its direct map) maps itself; PTI's user copy does not */
+		r->self_mapped = k.self_mapped;
+		r->user_only = r->xen_pv || !k.self_mapped;
+	}
 	if (rc || r->n == 1)
 		return rc;
 	/* the kernel's top-level entries that the user one has too are walked */
-	user = table(w, r->addr[0], k.m->bytes, k.m->count[0], &not_memory);
+	user = table(w, r->addr[0], k.m->bytes, k.m->count[0], &miss);
 	return user ? walk_level(&k, r->addr[1], 0, 0, user) : -1;
 }
 

@@ -6,13 +6,15 @@
  * the sizes of the reads the stream arrives in (and whether the source
  * fails), the second sets the reader's line limit; the stream's replies go
  * through qmp_next_reply() as pvmap-audit reads them, and each reply's
- * text, and the whole input as text, to every parser: info pci, info cpus,
- * info registers, xp (one value, and whole tables), info tlb under each
- * paging mode (with the entries of tlb_resolve() read from the input too),
- * pvmap's live table, --pat and json_quote(). The input is also guest
- * memory whose page tables are walked in each mode, from a CR3 the input
- * gives, under PTI or not. Invariants that pvmap-audit relies on abort when
- * broken.
+ * text, and the whole input as text, to every parser: info pci (its
+ * apertures, and every BAR), info mtree -f (guest RAM, less those BARs),
+ * info cpus, info registers, xp (one value, and whole tables), info tlb
+ * under each paging mode (with the entries of tlb_resolve() read from the
+ * input too), pvmap's live table, --pat and json_quote(). The input is
+ * also guest memory whose page tables are walked in each mode, from a CR3
+ * the input gives, under PTI or not, in guest RAM the input gives: no
+ * table is read outside it. Invariants that pvmap-audit relies on abort
+ * when broken.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -83,6 +85,7 @@ struct fuzz_tables {
 	const uint8_t *data;
 	size_t len;
 	uint8_t *mem;		/* len + FUZZ_SPAN bytes */
+	struct phys_range ram[2];
 };
 
 static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *vals)
@@ -92,6 +95,9 @@ static int fuzz_table(void *ctx, uint64_t addr, int bytes, int count, uint64_t *
 
 	/* a table, a PDPT, or a run of at most FUZZ_RUN tables: no more */
 	if ((bytes != 4 && bytes != 8) || count < 1 || (size_t)count * (size_t)bytes > FUZZ_SPAN)
+		abort();
+	/* guest RAM alone: never a device's */
+	if (!ram_holds(m->ram, 2, addr, (uint64_t)count * (uint64_t)bytes))
 		abort();
 	if (*at == 0xee)	/* now and then, no memory there */
 		return XP_NOT_MEMORY;
@@ -147,8 +153,8 @@ static int check_leaf(void *ctx, const struct tlb_entry *e)
 
 static void walk_every_mode(const uint8_t *data, size_t size)
 {
-	struct fuzz_tables mem = { data, size, NULL };
-	uint64_t cr3 = 0;
+	struct fuzz_tables mem = { data, size, NULL, { { 0 } } };
+	uint64_t cr3 = 0, cut;
 
 	if (size < 8)
 		return;
@@ -159,6 +165,11 @@ static void walk_every_mode(const uint8_t *data, size_t size)
 		memcpy(mem.mem + at, data, at + size <= size + FUZZ_SPAN ? size : size + FUZZ_SPAN - at);
 	for (int i = 0; i < 8; i++)
 		cr3 = cr3 << 8 | data[i];
+	/* RAM: two ranges, with a hole the input places (among the tables, often) */
+	cut = (cr3 >> 12 & 0xfffff) << 12;
+	mem.ram[0] = (struct phys_range){ 0, cut + (data[size - 1] & 0x7) * 0x1000 + 0xfff };
+	mem.ram[1] = (struct phys_range){ mem.ram[0].end + 1 + (data[size - 2] & 0x3) * 0x1000,
+					  (1ULL << 52) - 1 };
 	/* the mode from the last byte: one walk an input, of a few tables */
 	{
 		enum paging m = PAGING_2LEVEL + data[size - 1] % 4;
@@ -168,14 +179,27 @@ static void walk_every_mode(const uint8_t *data, size_t size)
 
 		walker_init(&w, fuzz_table, &mem, FUZZ_TABLES);
 		w.max_run = FUZZ_RUN;
+		w.ram = mem.ram;
+		w.nram = 2;
 		if (!walk_roots(&w, &p, &r)) {
 			struct fuzz_walk fw = { .p = &p, .r = &r };
+			int rc;
 
 			if (r.n < 1 || r.n > 2 || r.pti != (r.n == 2) ||
 			    (r.pti && (m == PAGING_2LEVEL || (r.addr[0] ^ r.addr[1]) != 0x1000)))
 				abort();
-			if (walk_tables(&w, &p, &r, check_leaf, &fw) < 0 && !w.err[0])
+			/* CR3's bit 12 and no kernel table beside: one table, no Xen's */
+			if (r.pti_unpaired && (r.pti || r.xen_pv || m == PAGING_2LEVEL ||
+					       !(r.addr[0] & 0x1000)))
+				abort();
+			if (r.user_only != r.xen_pv)
+				abort();	/* no walk yet: only Xen's is known */
+			rc = walk_tables(&w, &p, &r, check_leaf, &fw);
+			if (rc < 0 && !w.err[0])
 				abort();	/* a failure always says why */
+			/* walked: an unpaired table that does not map itself holds a user half alone */
+			if (!rc && r.user_only != (r.xen_pv || (r.pti_unpaired && !r.self_mapped)))
+				abort();
 			if (w.visits > FUZZ_TABLES + 1 || w.ntables > FUZZ_TABLES)
 				abort();
 		} else if (!w.err[0]) {
@@ -236,6 +260,37 @@ static void printable_or_die(const char *q)
 			abort();
 }
 
+/* info pci's BARs, and the guest RAM of info mtree -f less them */
+static void guest_ram(const char *text)
+{
+	struct phys_range bar[16], ram[8];
+	char err[256];
+	int nbar = parse_pci_bars(text, bar, 16), n;
+
+	if (nbar < -1)
+		abort();
+	for (int i = 0; i < nbar && i < 16; i++)
+		if (bar[i].start > bar[i].end)
+			abort();	/* an unmapped one is left out */
+	nbar = nbar < 0 ? 0 : nbar > 16 ? 16 : nbar;
+	n = parse_mtree_ram(text, bar, nbar, ram, 8, err, sizeof(err));
+	if (n < -1 || n == 0 || n > 8 || (n < 0 && !err[0]))
+		abort();
+	for (int i = 0; i < n; i++) {
+		/* sorted, apart, merged; no BAR's; not the legacy window; each held by ram_holds() */
+		if (ram[i].start > ram[i].end || (i && ram[i].start <= ram[i - 1].end + 1))
+			abort();
+		for (int b = 0; b < nbar; b++)
+			if (bar[b].start <= ram[i].end && ram[i].start <= bar[b].end)
+				abort();
+		if (ram[i].start <= 0xfffff && ram[i].end >= 0xa0000)
+			abort();
+		if (!ram_holds(ram, n, ram[i].start, ram[i].end - ram[i].start + 1) ||
+		    (ram[i].end < UINT64_MAX && ram_holds(ram, n, ram[i].end, 2)))
+			abort();
+	}
+}
+
 static void exercise(const char *text, const uint8_t *data, size_t size)
 {
 	struct aperture ap[AUDIT_MAX_APERTURES];
@@ -249,6 +304,7 @@ static void exercise(const char *text, const uint8_t *data, size_t size)
 
 	if (parse_info_pci(text, ap, AUDIT_MAX_APERTURES) < 0)
 		abort();
+	guest_ram(text);
 	parse_info_cpus(text, idx, 64);
 	if (!parse_info_registers(text, &p))
 		parse_xp(text, p.cr3, &v);

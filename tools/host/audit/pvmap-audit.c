@@ -12,7 +12,9 @@
  * was unplugged, say), the vCPUs from `info cpus`, then each vCPU's paging
  * mode and CR3 (`info registers`, with that vCPU's cpu-index), and its
  * page tables, read from guest memory a table at a time (`xp`) and walked
- * here (audit_walk.c): each leaf at its size (4 MiB under 2-level paging,
+ * here (audit_walk.c), from guest RAM alone (`info mtree -f`, less every
+ * BAR of `info pci`: `xp` of a device's MMIO is the device's read, with
+ * its side effects): each leaf at its size (4 MiB under 2-level paging,
  * 2 MiB, 1 GiB) with its PAT index; under page-table isolation, the
  * kernel's tables beside the user ones a vCPU in user space has loaded.
  * --cross-check compares the walk of the tables CR3 points at with QEMU's
@@ -25,7 +27,8 @@
  * pvmap/live, for the SOCKET that follows); one that pvmap does not
  * account for is stale.
  * Exit: 0 clean, 1 stale mappings found, 2 could not check (everything:
- * a table that cannot be read, a bound hit, anything not understood).
+ * a table that cannot be read or is not guest RAM, a bound hit, anything
+ * not understood).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,6 +78,8 @@ struct guest {
 	struct aperture ap[2 * AUDIT_MAX_APERTURES];
 	struct aperture given[AUDIT_MAX_APERTURES];	/* --aperture */
 	int nap, ngiven, ncpus;
+	struct phys_range ram[AUDIT_MAX_RAM];	/* where page tables are read */
+	int nram;
 	int cpu_index[MAX_VCPUS];
 	struct vcpu cpu[MAX_VCPUS];
 	int audited;				/* vCPUs walked */
@@ -200,15 +205,25 @@ static int hmp(struct conn *c, const char *cmd, int cpu, char **out, char *err, 
 	return 0;
 }
 
-/* The guest-physical memory the tables are in, read with `xp`. */
+/* The guest-physical memory the tables are in, read with `xp` where it is guest RAM. */
+struct phys_reader {
+	struct conn *c;
+	const struct guest *g;
+	bool not_ram;		/* an entry asked for outside guest RAM, not read */
+};
+
 static int phys_read(void *ctx, uint64_t addr, int bytes, uint64_t *val)
 {
-	struct conn *c = ctx;
+	struct phys_reader *r = ctx;
 	char cmd[64], err[256], *text;
 	int rc;
 
+	if (!ram_holds(r->g->ram, r->g->nram, addr, (uint64_t)bytes)) {
+		r->not_ram = true;
+		return -1;
+	}
 	snprintf(cmd, sizeof(cmd), "xp /1%cx %#" PRIx64, bytes == 4 ? 'w' : 'g', addr);
-	if (hmp(c, cmd, -1, &text, err, sizeof(err)))
+	if (hmp(r->c, cmd, -1, &text, err, sizeof(err)))
 		return -1;
 	rc = parse_xp(text, addr, val);
 	free(text);
@@ -303,10 +318,12 @@ static int collect(void *ctx, const struct tlb_entry *entry)
 	/* `info tlb`'s: a 1 GiB page that might be one, a 4 MiB page's address above 4 GiB */
 	if ((!e.size_known && aperture_overlap(e.pa, TLB_1G, g->ap, g->nap)) ||
 	    (!e.pa_known && (l->above_4g || aperture_overlap(e.pa, e.size, g->ap, g->nap)))) {
-		if (tlb_resolve(l->p, &e, phys_read, l->c)) {
+		struct phys_reader rd = { .c = l->c, .g = g };
+
+		if (tlb_resolve(l->p, &e, phys_read, &rd)) {
 			snprintf(g->error, sizeof(g->error), "cannot read the page-table entries of "
-				 "the large page at va %#" PRIx64 " (xp): could not tell its size or "
-				 "address", e.va);
+				 "the large page at va %#" PRIx64 " (xp%s): could not tell its size or "
+				 "address", e.va, rd.not_ram ? ": one is not in guest RAM, not read" : "");
 			return 1;
 		}
 	}
@@ -545,20 +562,26 @@ static int audit_vcpu(struct guest *g, struct conn *c, struct walker *w, int i,
 
 /*
  * Whether some vCPU had the kernel's tables loaded: a Xen PV guest's vCPU
- * in user space has only its user table (walk_roots()), and the kernel's
- * part is the same in every kernel table, so one is enough.
+ * in user space has only its user table, and so has a vCPU in user space
+ * under PTI whose kernel table beside it is not recognised (walk_roots(),
+ * walk_tables()); the kernel's part is the same in every kernel table, so
+ * one is enough.
  */
 static bool kernel_tables_seen(struct guest *g)
 {
-	int user_only = 0;
+	int user_only = 0, xen_pv = 0;
 
-	for (int i = 0; i < g->audited; i++)
+	for (int i = 0; i < g->audited; i++) {
 		user_only += g->cpu[i].roots.user_only;
+		xen_pv += g->cpu[i].roots.xen_pv;
+	}
 	if (!user_only || user_only < g->audited)
 		return true;
-	snprintf(g->error, sizeof(g->error), "every vCPU has a Xen PV guest's user page tables "
-		 "loaded, which hold none of its kernel's mappings, and its kernel's tables "
-		 "cannot be found from here: could not check them");
+	snprintf(g->error, sizeof(g->error), "every vCPU has user page tables loaded, which hold "
+		 "none of its kernel's mappings, and its kernel's tables cannot be found from "
+		 "here (%s): could not check them", xen_pv == user_only ? "a Xen PV guest's" :
+		 !xen_pv ? "under PTI, CR3's bit 12 set, and the table below is not the kernel's "
+		 "of the pair: an entry being written?" : "a Xen PV guest's, and PTI's unpaired");
 	return false;
 }
 
@@ -605,20 +628,47 @@ static int classify(struct guest *g, const struct page_offset_votes *votes)
 	return 0;
 }
 
+/*
+ * The guest's RAM, once: `info mtree -f`'s flat view of "memory", less
+ * every range of a device's (@bars, those of `info pci`). Page tables are
+ * read from nothing else.
+ */
+static int learn_ram(struct guest *g, struct conn *c, const struct phys_range *bars, int nbar)
+{
+	char *text, err[256];
+
+	if (hmp(c, "info mtree -f", -1, &text, g->error, sizeof(g->error)))
+		return -1;
+	g->nram = parse_mtree_ram(text, bars, nbar, g->ram, AUDIT_MAX_RAM, err, sizeof(err));
+	free(text);
+	if (g->nram < 0) {
+		g->nram = 0;
+		snprintf(g->error, sizeof(g->error), "cannot tell where the guest's RAM is: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static int audit(struct guest *g)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct conn c = { .fd = -1 };
 	struct page_offset_votes votes = { { 0 } };
 	struct table_reader reader = { .c = &c };
+	struct phys_range *bars = malloc(AUDIT_MAX_BARS * sizeof(*bars));
 	struct walker w;
 	char *text = NULL, *line;
-	int rc = -1, errnum, n;
+	int rc = -1, errnum, n, nbar;
 
-	if (g->live_file && read_live(g))
+	if (!bars || (g->live_file && read_live(g))) {
+		if (!bars)
+			snprintf(g->error, sizeof(g->error), "out of memory");
+		free(bars);
 		return -1;
+	}
 	if (strlen(g->socket) >= sizeof(addr.sun_path)) {
 		snprintf(g->error, sizeof(g->error), "socket path too long");
+		free(bars);
 		return -1;
 	}
 	strcpy(addr.sun_path, g->socket);
@@ -654,12 +704,22 @@ static int audit(struct guest *g)
 	if (hmp(&c, "info pci", -1, &text, g->error, sizeof(g->error)))
 		goto out;
 	n = parse_info_pci(text, g->ap, AUDIT_MAX_APERTURES);
+	nbar = parse_pci_bars(text, bars, AUDIT_MAX_BARS);
 	free(text);
 	if (n > AUDIT_MAX_APERTURES) {
 		snprintf(g->error, sizeof(g->error), "%d apertures in `info pci`, at most %d: could "
 			 "not check them all", n, AUDIT_MAX_APERTURES);
 		goto out;
 	}
+	if (nbar < 0 || nbar > AUDIT_MAX_BARS) {
+		snprintf(g->error, sizeof(g->error), nbar < 0 ? "`info pci`: a BAR line that is not "
+			 "QEMU's" : "more than %d memory BARs in `info pci`", AUDIT_MAX_BARS);
+		goto out;
+	}
+	if (learn_ram(g, &c, bars, nbar))
+		goto out;
+	w.ram = g->ram;
+	w.nram = g->nram;
 	g->nap = n;
 	for (int i = 0; i < g->ngiven; i++)
 		g->ap[g->nap++] = g->given[i];
@@ -686,6 +746,7 @@ static int audit(struct guest *g)
 	rc = classify(g, &votes);
 out:
 	g->tables = reader.reads;
+	free(bars);
 	walker_free(&w);
 	if (c.fd >= 0)
 		close(c.fd);
@@ -754,7 +815,9 @@ static void report(const struct guest *g, bool json, bool last)
 			else
 				printf("null");
 			printf(", \"cr3\": %" PRIu64 ", \"pti\": %s, \"xen_pv_user\": %s, "
-			       "\"tables\": [", v->cr3, v->roots.pti ? "true" : "false",
+			       "\"pti_unpaired\": %s, \"user_only\": %s, \"tables\": [", v->cr3,
+			       v->roots.pti ? "true" : "false", v->roots.xen_pv ? "true" : "false",
+			       v->roots.pti_unpaired ? "true" : "false",
 			       v->roots.user_only ? "true" : "false");
 			for (int r = 0; r < v->roots.n; r++)
 				printf("%s%" PRIu64, r ? ", " : "", v->roots.addr[r]);
@@ -836,9 +899,10 @@ static int usage(FILE *f)
 		   "(\"WB WC UC- UC WB WP UC- WT\"), for each mapping's memory type.\n"
 		   "--cross-check: each vCPU's walk of the tables its CR3 points at against QEMU's\n"
 		   "`info tlb` (a quiet guest: its tables must not change meanwhile).\n"
+		   "Page tables are read from guest RAM alone (`info mtree -f`, less every BAR).\n"
 		   "Exit status: 0 clean, 1 stale mappings found, 2 could not check (a page table\n"
-		   "that cannot be read, a bound hit, a reply cut short, malformed or unexpected, no\n"
-		   "paging, no aperture, ...).\n",
+		   "that cannot be read or is not in guest RAM, a bound hit, a reply cut short,\n"
+		   "malformed or unexpected, no paging, no aperture, ...).\n",
 		max_reply, max_mappings, max_tables, reply_timeout_s);
 	return f == stdout ? 0 : 2;
 }
