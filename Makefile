@@ -259,7 +259,7 @@ fuzz: $(B)/fuzz/fuzz_decoders $(B)/fuzz/fuzz_hv_requests $(B)/fuzz/fuzz_audit
 # --- the host auditor --------------------------------------------------------------
 # the auditor's parsers (API: audit_parse.h): the QMP stream, JSON strings, `info pci`/
 # `cpus`/`registers`/`xp`, `info tlb`, pvmap's live table; the page-table walk; guest RAM
-# (`info pci`'s BARs, `info mtree -f`), where alone tables are read
+# (`info pci`'s BARs, `info mtree`), where alone tables are read
 AUDIT_SRC := $(addprefix tools/host/audit/,audit_qmp.c audit_json.c audit_info.c audit_tlb.c \
 	audit_live.c audit_walk.c audit_ram.c)
 AUDIT_HDR := tools/host/audit/audit_parse.h tools/host/audit/audit_internal.h

@@ -2,9 +2,11 @@
 """The guests test_audit.py's fake QMP servers answer for: page tables of each
 paging mode built in a sparse guest-physical memory, printed as QEMU 7.2's
 `info tlb` walks them (target/i386/monitor.c, tlb_info_32/pae32/la48/la57), and
-the answers to `info pci`, `info cpus`, `info registers`, `info mtree -f`
-(softmmu/memory.c, mtree_print_flatview()) and `xp` (QEMU's memory_dump(),
-monitor/misc.c: a line for each 16 bytes)."""
+the answers to `info pci`, `info cpus`, `info registers`, `info mtree` (the
+tree view: softmmu/memory.c, mtree_info_as() and mtree_print_mr()) and `xp`
+(QEMU's memory_dump(), monitor/misc.c: a line for each 16 bytes). Never
+`info mtree -f`: it is no command of theirs (after it QEMU 7.2 never
+completes a later device_del)."""
 
 import re
 
@@ -214,31 +216,55 @@ RAM = [(0, 0x9ffff), (0x100000, 0xbfffffff)]
 
 
 def info_mtree(ncpus, *bars, ram_name="pc.ram"):
-    """`info mtree -f` of a pc machine with @ncpus vCPUs, RAM as RAM says and an
-    ivshmem(-plain) device for each (start, size) of @bars, as info_pci() has them:
-    BAR0 its registers (MMIO), BAR2 its shared memory (RAM of the device's)."""
-    ranges = [(0, 0x9ffff, "ram", ram_name), (0xa0000, 0xbffff, "i/o", "vga-lowmem"),
-              (0xc0000, 0xfffff, "rom", f"{ram_name} @00000000000c0000"),
-              (0x100000, 0xbfffffff, "ram", f"{ram_name} @0000000000100000"),
-              (0xfec00000, 0xfec00fff, "i/o", "ioapic"),
-              (0xfee00000, 0xfeefffff, "i/o", "apic-msi"),
-              (0xfffc0000, 0xffffffff, "rom", "pc.bios")]
-    for i, (start, size) in enumerate(bars):
-        ranges += [(0xfebf0000 + i * 0x1000, 0xfebf00ff + i * 0x1000, "i/o", "ivshmem-mmio"),
-                   (start, start + size - 1, "ram", f"aperture{i}")]
-    view = sorted(ranges)
+    """`info mtree` of a pc machine with @ncpus vCPUs, RAM as RAM says (`-m 3G`: the
+    alias ram-below-4g of @ram_name) and an ivshmem(-plain) device for each (start,
+    size) of @bars, as info_pci() has them: BAR0 its registers (MMIO), BAR2 its shared
+    memory (RAM of the device's), in the PCI address space under RAM. As QEMU 7.2
+    prints it: a section for each root (its address spaces, sorted by name), then
+    one for each region an alias aliases."""
+    ram_end = RAM[-1][1]
 
-    def lines(names, root):
-        return ([f" AS \"{n}\", root: {root}" for n in names] +
-                [f" Root memory region: {root}"] +
-                [f"  {a:016x}-{b:016x} (prio {1 if n.startswith(('ivshmem', 'aperture')) else 0}"
-                 f", {t}): {n}" for a, b, t, n in view])
-    out = (["FlatView #0", ' AS "I/O", root: io', " Root memory region: io",
-            "  0000000000000000-0000000000000007 (prio 0, i/o): dma-chan", ""] +
-           ["FlatView #1"] + lines(["memory"] + [f"cpu-memory-{c}" for c in range(ncpus)],
-                                   "system") + [""] +
-           ["FlatView #2"] + lines([f"cpu-smm-{c}" for c in range(ncpus)], "memory") + [""])
-    return "".join(line + "\r\n" for line in out)
+    def line(level, start, end, prio, kind, name):
+        return f"{'  ' * level}{start:016x}-{end:016x} (prio {prio}, {kind}): {name}"
+
+    def alias(level, start, end, prio, kind, name, target, off):
+        return line(level, start, end, prio, kind,
+                    f"alias {name} @{target} {off:016x}-{off + end - start:016x}")
+
+    pci = [line(3, 0xa0000, 0xbffff, 1, "i/o", "vga-lowmem"),
+           line(3, 0xc0000, 0xdffff, 1, "rom", "pc.rom"),
+           line(3, 0xfffc0000, 0xffffffff, 0, "rom", "pc.bios")]
+    for i, (start, size) in enumerate(bars):
+        pci += [line(3, start, start + size - 1, 1, "ram", f"aperture{i}"),
+                line(3, 0xfebf0000 + i * 0x1000, 0xfebf00ff + i * 0x1000, 1, "i/o",
+                     "ivshmem-mmio")]
+    pci.sort(key=lambda ln: int(ln.split("-")[0], 16))
+    system = ([line(1, 0, M64, 0, "i/o", "system"),
+               alias(2, 0, ram_end, 0, "ram", "ram-below-4g", ram_name, 0),
+               line(2, 0, M64, -1, "i/o", "pci")] + pci +
+              [alias(2, 0xa0000, 0xbffff, 1, "i/o", "smram-region", "pci", 0xa0000)] +
+              [alias(2, a, a + 0x3fff, 1, "ram", "pam-rom", ram_name, a)
+               for a in range(0xc0000, 0x100000, 0x4000)] +
+              [line(2, 0xfec00000, 0xfec00fff, 0, "i/o", "ioapic"),
+               line(2, 0xfee00000, 0xfeefffff, 4096, "i/o", "apic-msi")])
+    out = (["address-space: I/O", line(1, 0, 0xffff, 0, "i/o", "io"),
+            line(2, 0, 7, 0, "i/o", "dma-chan"), ""] +
+           sorted(f"address-space: {n}" for n in
+                  ["memory"] + [f"cpu-memory-{c}" for c in range(ncpus)]) + system + [""])
+    for c in range(ncpus):  # each vCPU's SMM view: its own root
+        out += [f"address-space: cpu-smm-{c}", line(1, 0, M64, 0, "i/o", "memory"),
+                alias(2, 0, 0xffffffff, 1, "i/o", "smram", "smram", 0),
+                alias(2, 0, M64, 0, "i/o", "memory", "system", 0), ""]
+    out += (["address-space: ivshmem-plain", line(1, 0, M64, 0, "i/o", "bus master container"),
+             ""] +
+            # what the aliases alias, each once: the system region's tree again among them
+            ["memory-region: system"] + system + [""] +
+            ["memory-region: smram", line(1, 0, 0xffffffff, 0, "i/o", "smram"),
+             alias(2, 0xa0000, 0xbffff, 0, "ram", "smram-low", ram_name, 0xa0000), ""] +
+            [f"memory-region: {ram_name}", line(1, 0, ram_end, 0, "ram", ram_name), ""] +
+            ["memory-region: pci", line(1, 0, M64, -1, "i/o", "pci")] +
+            [ln[2:] for ln in pci] + [""])
+    return "".join(ln + "\r\n" for ln in out)
 
 
 def ram_holds(addr, size, ram=RAM):
@@ -326,7 +352,7 @@ class Guest:
         """The text of a human-monitor command, or None (QEMU's error)."""
         if line == "info pci":
             return info_pci(*self.bars)
-        if line == "info mtree -f":
+        if line == "info mtree":
             return info_mtree(len(self.cpus), *self.bars)
         if line == "info cpus":
             return "".join(f"{'*' if i == 0 else ' '} CPU #{i}: thread_id={4242 + i}\r\n"

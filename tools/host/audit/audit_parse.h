@@ -2,7 +2,7 @@
 /*
  * Parsers of pvmap-audit: the QMP byte stream (framed into lines by a
  * reader that any byte source can drive), QMP reply lines, the text of the
- * human-monitor commands it runs (info pci, info mtree -f, info cpus,
+ * human-monitor commands it runs (info pci, info mtree, info cpus,
  * info registers, info tlb, xp) and pvmap's live table (debugfs
  * pvmap/live); the JSON quoting of what it prints; and the walk of the
  * page tables it reads from guest RAM (audit_walk.c, audit_ram.c). Pure
@@ -160,7 +160,7 @@ struct phys_range {
 
 #define AUDIT_MAX_BARS		1024	/* mapped memory BARs in `info pci`, at most */
 #define AUDIT_MAX_RAM		256	/* ranges of guest RAM, at most */
-#define AUDIT_MAX_FLAT		65536	/* ranges in the flat view of "memory", at most */
+#define AUDIT_MAX_TREE		65536	/* lines in `info mtree`'s tree of "memory", at most */
 
 /*
  * Every mapped memory BAR of every device in `info pci` text (QEMU's
@@ -172,17 +172,21 @@ struct phys_range {
 int parse_pci_bars(const char *text, struct phys_range *bar, int max);
 
 /*
- * The guest RAM in `info mtree -f` text: of the flat view of address
- * space "memory" (which must be vCPU 0's, "cpu-memory-0", too: `xp` reads
- * through it), the ranges of type "ram", less each one that overlaps one
- * of the @nbar @bar (a device's RAM: ivshmem's shared memory, a VGA's
- * VRAM) and each one of a region so named elsewhere (VRAM under an
- * alias), less the legacy window 0xa0000-0xfffff (VGA, SMRAM and PAM: what
- * the guest's chipset switches between RAM and devices at will): sorted,
- * merged. How many (the first @max stored in @ram; more is an error), or
- * -1 with the reason in @err: a line of that flat view that is not one of
- * QEMU's, ranges out of order, no such view or two, more than
- * AUDIT_MAX_FLAT ranges or @max of RAM, no RAM.
+ * The guest RAM in `info mtree` text (the tree view; never -f, see
+ * audit_ram.c): the machine's RAM, the ranges of the aliases
+ * "ram-below-4g" (from 0, below 4 GiB) and "ram-above-4g" (if any, the
+ * rest) of one RAM region mapped directly into the root of address space
+ * "memory" (which must be vCPU 0's, "cpu-memory-0", too: `xp` reads
+ * through it), that region's own tree one line (nothing mapped into it);
+ * less whatever else is mapped directly into that root at the alias's
+ * priority or above, less every one of the @nbar @bar, less the legacy
+ * window 0xa0000-0xfffff (VGA, SMRAM and PAM: what the guest's chipset
+ * switches between RAM and devices at will): sorted, merged. Device RAM
+ * (ivshmem's shared memory, a VGA's VRAM) is never in it. How many (the
+ * first @max stored in @ram; more is an error), or -1 with the reason in
+ * @err: a line of that tree that is not one of QEMU's, no such tree or
+ * two, no ram-below-4g, the aliases not as pc_memory_init() makes them,
+ * more than AUDIT_MAX_TREE lines or @max ranges of RAM, no RAM.
  */
 int parse_mtree_ram(const char *text, const struct phys_range *bar, int nbar,
 		    struct phys_range *ram, int max, char *err, size_t errlen);

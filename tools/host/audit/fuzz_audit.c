@@ -7,7 +7,7 @@
  * fails), the second sets the reader's line limit; the stream's replies go
  * through qmp_next_reply() as pvmap-audit reads them, and each reply's
  * text, and the whole input as text, to every parser: info pci (its
- * apertures, and every BAR), info mtree -f (guest RAM, less those BARs),
+ * apertures, and every BAR), info mtree (guest RAM, less those BARs),
  * info cpus, info registers, xp (one value, and whole tables), info tlb
  * under each paging mode (with the entries of tlb_resolve() read from the
  * input too), pvmap's live table, --pat and json_quote(). The input is
@@ -260,7 +260,7 @@ static void printable_or_die(const char *q)
 			abort();
 }
 
-/* info pci's BARs, and the guest RAM of info mtree -f less them */
+/* info pci's BARs, and the guest RAM of info mtree less them */
 static void guest_ram(const char *text)
 {
 	struct phys_range bar[16], ram[8];

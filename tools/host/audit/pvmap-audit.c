@@ -12,7 +12,7 @@
  * was unplugged, say), the vCPUs from `info cpus`, then each vCPU's paging
  * mode and CR3 (`info registers`, with that vCPU's cpu-index), and its
  * page tables, read from guest memory a table at a time (`xp`) and walked
- * here (audit_walk.c), from guest RAM alone (`info mtree -f`, less every
+ * here (audit_walk.c), from guest RAM alone (`info mtree`, less every
  * BAR of `info pci`: `xp` of a device's MMIO is the device's read, with
  * its side effects): each leaf at its size (4 MiB under 2-level paging,
  * 2 MiB, 1 GiB) with its PAT index; under page-table isolation, the
@@ -629,15 +629,16 @@ static int classify(struct guest *g, const struct page_offset_votes *votes)
 }
 
 /*
- * The guest's RAM, once: `info mtree -f`'s flat view of "memory", less
- * every range of a device's (@bars, those of `info pci`). Page tables are
- * read from nothing else.
+ * The guest's RAM, once: the machine's RAM in `info mtree`'s tree of
+ * "memory", less every BAR (@bars, those of `info pci`). Page tables are
+ * read from nothing else. Never `info mtree -f`: after it QEMU 7.2 never
+ * completes a later device_del (audit_ram.c).
  */
 static int learn_ram(struct guest *g, struct conn *c, const struct phys_range *bars, int nbar)
 {
 	char *text, err[256];
 
-	if (hmp(c, "info mtree -f", -1, &text, g->error, sizeof(g->error)))
+	if (hmp(c, "info mtree", -1, &text, g->error, sizeof(g->error)))
 		return -1;
 	g->nram = parse_mtree_ram(text, bars, nbar, g->ram, AUDIT_MAX_RAM, err, sizeof(err));
 	free(text);
@@ -899,7 +900,7 @@ static int usage(FILE *f)
 		   "(\"WB WC UC- UC WB WP UC- WT\"), for each mapping's memory type.\n"
 		   "--cross-check: each vCPU's walk of the tables its CR3 points at against QEMU's\n"
 		   "`info tlb` (a quiet guest: its tables must not change meanwhile).\n"
-		   "Page tables are read from guest RAM alone (`info mtree -f`, less every BAR).\n"
+		   "Page tables are read from guest RAM alone (`info mtree`, less every BAR).\n"
 		   "Exit status: 0 clean, 1 stale mappings found, 2 could not check (a page table\n"
 		   "that cannot be read or is not in guest RAM, a bound hit, a reply cut short,\n"
 		   "malformed or unexpected, no paging, no aperture, ...).\n",
