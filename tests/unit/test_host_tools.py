@@ -242,6 +242,100 @@ class FinalClocksource(unittest.TestCase):
         self.assertEqual(console.final_clocksource(["[ 0.0] Linux version 6.1"]), "jiffies")
 
 
+KBUILD_PROGRESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                               "host", "kbuild-progress.sh")
+
+
+def kbuild_progress(cache, body, name="i386-nohighmem-6.12-prod",
+                    srcname="linux-source-6.12", every=1):
+    """Run @body in bash with tools/host/kbuild-progress.sh sourced, as
+    guest-kernel.sh sources it for kernel @name; (stdout, stderr)."""
+    script = (f'set -euo pipefail; . "{KBUILD_PROGRESS}"; name={name}; srcname={srcname}; '
+              f'cache={cache}; out=$cache/kernel/$name-000000000000; '
+              f'BUILD_TIMES=$cache/kernel/build-times; mkdir -p "$out"\n{body}')
+    r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PVMAP_PROGRESS_EVERY=str(every)))
+    if r.returncode:
+        raise AssertionError(f"bash exited {r.returncode}: {r.stderr}")
+    return r.stdout, r.stderr
+
+
+def built_tree(cache, name, seconds, files):
+    """A kernel tree in @cache as guest-kernel.sh leaves one: built in @seconds."""
+    d = os.path.join(cache, "kernel", f"{name}-abcdef012345")
+    os.makedirs(d)
+    for f in (".config", ".pvmap-built"):
+        open(os.path.join(d, f), "w").close()
+    with open(os.path.join(d, "build.log"), "w") as f:
+        f.write("  CC      mm/highmem.o\n  LD      vmlinux\n" * files)
+    os.utime(os.path.join(d, ".config"), (1000, 1000))
+    os.utime(os.path.join(d, ".pvmap-built"), (1000 + seconds, 1000 + seconds))
+
+
+class KernelBuildProgress(unittest.TestCase):
+    """make demo announces a kernel build with this machine's own last build
+    time and prints a line at least every minute while it runs (issue 42)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.cache = self.tmp.name
+        os.makedirs(os.path.join(self.cache, "kernel"))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def records(self, *lines):
+        with open(os.path.join(self.cache, "kernel", "build-times"), "w") as f:
+            f.write("".join(line + "\n" for line in lines))
+
+    def test_kernel_build_estimate_none_on_a_new_machine(self):
+        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "")
+
+    def test_kernel_build_estimate_own_record_first(self):
+        self.records("i386-nohighmem-6.12-fixed linux-source-6.12 900 1063",
+                     "i386-nohighmem-6.12-prod linux-source-6.12 840 1050",
+                     "i386 linux-source-6.1 600 1125")
+        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "840 1050\n")
+
+    def test_kernel_build_estimate_same_source_only(self):
+        # a 6.1 kernel's time is no estimate for a 6.12 one, nor the reverse
+        built_tree(self.cache, "i386", 575, 4)
+        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "")
+        built_tree(self.cache, "i386-nohighmem-6.12-fixed", 980, 3)
+        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "980 3\n")
+        self.assertEqual(kbuild_progress(self.cache, "last_build", name="i386-nohighmem",
+                                         srcname="linux-source-6.1")[0], "575 4\n")
+
+    def test_kernel_build_estimate_own_tree_before_records(self):
+        # a tree built before build-times existed, then a record of another kernel
+        built_tree(self.cache, "i386-nohighmem-6.12-prod", 700, 5)
+        self.records("i386-nohighmem-6.12-fixed linux-source-6.12 900 1063")
+        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "700 5\n")
+
+    def test_kernel_build_progress_lines(self):
+        # a build of ~4 s against a last build of 8 files: a line a second,
+        # with the count, the share and the time left
+        self.records("i386-nohighmem-6.12-prod linux-source-6.12 60 8")
+        body = ('kmake() { for i in 1 2 3 4 5 6; do echo "  CC      f$i.o" >>"$out/build.log"; '
+                'sleep 0.7; done; }\n'
+                'kmake_progress bzImage modules\nrecord_build 42\ncat "$BUILD_TIMES"')
+        out, err = kbuild_progress(self.cache, body)
+        lines = [ln for ln in err.splitlines() if ln.startswith("guest-kernel.sh: building ")]
+        self.assertGreaterEqual(len(lines), 2, err)
+        self.assertRegex(lines[0], r"^guest-kernel.sh: building i386-nohighmem-6.12-prod: "
+                         r"\d files compiled of about 8 \(\d+%\), 0 min in")
+        self.assertIn("min left", lines[-1])
+        self.assertIn("i386-nohighmem-6.12-prod linux-source-6.12 42 6\n", out)
+
+    def test_kernel_build_progress_failure_kept(self):
+        # the build's exit status is kmake_progress's: a failed build fails
+        body = 'kmake() { sleep 1.5; return 3; }\nrc=0; kmake_progress bzImage || rc=$?; echo "rc=$rc"'
+        out, err = kbuild_progress(self.cache, body)
+        self.assertEqual(out, "rc=3\n")
+        self.assertIn("guest-kernel.sh: building i386-nohighmem-6.12-prod: 0 files compiled, 0 min in",
+                      err)
+
+
 class FakeQMP:
     """A QMP server on a Unix socket that answers from a script."""
 

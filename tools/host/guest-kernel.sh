@@ -25,6 +25,8 @@
 #                           unpacked into the cache (never installed on the host)
 # `guest-kernel.sh --list` prints the names; `guest-kernel.sh --source 6.1`
 # (or 6.12) unpacks that source if needed and prints its directory.
+# `guest-kernel.sh --plan KERNEL` says what getting it would take (make demo
+# announces a build with it); a build prints a progress line every minute.
 # `guest-kernel.sh --xen` fetches bookworm's current xen-hypervisor-4.17-amd64
 # and prints the path of its hypervisor as a multiboot ELF, which QEMU's
 # -kernel boots (run-guest --xen: the guest kernel is Xen's PV dom0).
@@ -54,7 +56,7 @@ kernels_made() {
 BUILT_KERNELS=$(kernels_made built)
 DEBIAN_KERNELS=$(kernels_made debian)
 
-name=${1:?usage: guest-kernel.sh KERNEL | --list | --source 6.1|6.12 | --xen}
+name=${1:?usage: guest-kernel.sh KERNEL | --list | --plan KERNEL | --source 6.1|6.12 | --xen}
 if [ "$name" = --list ]; then
 	echo $BUILT_KERNELS $DEBIAN_KERNELS
 	exit 0
@@ -218,8 +220,10 @@ patched_source() {
 	src=$dst
 }
 
-built_kernel() {
-	local arch srcname frags=() srcver key out
+# built_kernel_dir: $arch, $srcname, $frags, $src and $out of the kernel $name,
+# its source not unpacked (--plan asks without building).
+built_kernel_dir() {
+	local srcver key
 	case "$name" in
 	i386* | x86_64*) arch=${name%%-*} ;;
 	esac
@@ -256,7 +260,16 @@ built_kernel() {
 	key=$(cat "${frags[@]}" <(echo "$srcver $name recipe $RECIPE") | sha256sum | cut -c1-12)
 	[ -n "$(upstream_patches)" ] && key=$(echo "$key $(upstream_key)" | sha256sum | cut -c1-12)
 	out=$cache/kernel/$name-$key
+}
 
+# last_build, kmake_progress: this machine's build times, a line a minute
+# shellcheck source=tools/host/kbuild-progress.sh
+. "$here/kbuild-progress.sh"
+BUILD_TIMES=$cache/kernel/build-times
+
+built_kernel() {
+	local start est
+	built_kernel_dir
 	if [ -f "$out/.pvmap-built" ]; then
 		echo "$out"
 		return
@@ -269,7 +282,14 @@ built_kernel() {
 	unpack_source "$srcname"
 	patched_source
 
-	echo "guest-kernel.sh: building the $name kernel in $out (a few minutes)" >&2
+	start=$SECONDS
+	est=$(last_build)
+	if [ -n "$est" ]; then
+		est="about $(minutes "${est%% *}") minutes, as the last build here took"
+	else
+		est="no earlier build here to estimate from; 10-20 minutes on 2 cores"
+	fi
+	echo "guest-kernel.sh: building the $name kernel in $out ($est)" >&2
 	rm -rf "$out"
 	mkdir -p "$out"
 	kmake() { make -C "$src" O="$out" ARCH="$arch" -j"$(nproc)" "$@" >>"$out/build.log" 2>&1; }
@@ -307,13 +327,15 @@ built_kernel() {
 	done
 	[ "$bad" -eq 0 ] || exit 1
 
-	if ! kmake bzImage modules; then
+	if ! kmake_progress bzImage modules; then
 		tail -n 30 "$out/build.log" >&2
 		exit 1
 	fi
 	[ -f "$out/Module.symvers" ] || { echo "guest-kernel.sh: no Module.symvers in $out" >&2; exit 1; }
 	ln -sfn arch/x86/boot/bzImage "$out/pvmap-image"
 	touch "$out/.pvmap-built"
+	record_build $((SECONDS - start))
+	echo "guest-kernel.sh: built $name in $(minutes $((SECONDS - start))) minutes" >&2
 	echo "$out"
 }
 
@@ -327,6 +349,23 @@ if [ "$name" = --source ]; then
 		;;
 	esac
 	echo "guest-kernel.sh: --source 6.1 or --source 6.12" >&2
+	exit 2
+fi
+# --plan KERNEL: "cached"; "fetch" (Debian's, not yet in the cache); or
+# "build [SECONDS FILES]", the last build's figures where there is one.
+if [ "$name" = --plan ]; then
+	name=${2:?usage: guest-kernel.sh --plan KERNEL}
+	case " $BUILT_KERNELS " in
+	*" $name "*)
+		built_kernel_dir
+		if [ -f "$out/.pvmap-built" ]; then echo cached; else echo "build $(last_build)"; fi
+		exit 0
+		;;
+	esac
+	case " $DEBIAN_KERNELS " in
+	*" $name "*) echo fetch; exit 0 ;;
+	esac
+	echo "guest-kernel.sh: unknown kernel '$name'" >&2
 	exit 2
 fi
 if [ "$name" = --xen ]; then
