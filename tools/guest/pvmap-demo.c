@@ -158,7 +158,7 @@ static int hazard_demo(void)
 }
 
 /*
- * The real hazard, on a kernel without HIGHMEM (make demo's second and third
+ * The real hazard, on a kernel without HIGHMEM (make demo's third and fourth
  * guests): mainline's own io_mapping_map_local_wc(), mapped, written,
  * unmapped, then written through the old pointer at once; the same through
  * pvmap. The host reads page A from the backing file (handshake
@@ -210,9 +210,8 @@ static int real_hazard(void)
  * checked by pvmap-drmfps, then the facts on the console of its screen,
  * where fbcon draws them into a RAM shadow and pvmap_drm copies them into
  * VRAM through pvmap's atomic maps; the host takes the screendump. No
- * speed figure: on this debug kernel DEBUG_PAGEALLOC makes per-page
- * ioremap tens of times slower than on Debian's, so a figure here would
- * mislead (make bench measures on Debian's kernels).
+ * speed figure: one run's frame rate under TCG means little (make bench
+ * ranks the engines by ratios that repeat).
  */
 static int drm_demo(void)
 {

@@ -56,7 +56,7 @@ GUESTS = {
     "i386-4g": ("i386", ["--ivshmem-size", "4G", "--vga-mb", "0", "--qxl-mb", "0"]),
     "i386-nohighmem": ("i386-nohighmem", []),
     # mainline's io_mapping without HIGHMEM, upstream as released (make bench,
-    # make check-full) and with docs/upstream/'s patch (make check, bench, demo)
+    # check-full, demo) and with docs/upstream/'s patch (make check, bench, demo)
     "i386-nohighmem-6.12-prod": ("i386-nohighmem-6.12-prod", []),
     "i386-nohighmem-6.12-fixed": ("i386-nohighmem-6.12-fixed", []),
     # the same pair with PAE: what an old 686-pae config becomes since 6.15
