@@ -403,7 +403,7 @@ vm-bench: deps
 # NOHIGHMEM as released and with docs/upstream/'s fix, the two kernels it
 # builds (tools/host/demo says what each scene shows).
 demo:
-	@tools/host/demo
+	+@MAKE='$(MAKE)' tools/host/demo
 
 # Soak: minutes of mixed load on every vCPU, 100k fuzzed ioctls per arch,
 # repeated hot-unplug; SOAK_SECONDS per soak guest (default 120).

@@ -260,16 +260,18 @@ def kbuild_progress(cache, body, name="i386-nohighmem-6.12-prod",
     return r.stdout, r.stderr
 
 
-def built_tree(cache, name, seconds, files):
-    """A kernel tree in @cache as guest-kernel.sh leaves one: built in @seconds."""
-    d = os.path.join(cache, "kernel", f"{name}-abcdef012345")
+def built_tree(cache, name, seconds, files, end=2000, config=True):
+    """A kernel tree in @cache as guest-kernel.sh leaves one: built in @seconds,
+    ending at @end."""
+    d = os.path.join(cache, "kernel", f"{name}-{end:012x}")
     os.makedirs(d)
-    for f in (".config", ".pvmap-built"):
+    for f in (".config", ".pvmap-built") if config else (".pvmap-built",):
         open(os.path.join(d, f), "w").close()
     with open(os.path.join(d, "build.log"), "w") as f:
         f.write("  CC      mm/highmem.o\n  LD      vmlinux\n" * files)
-    os.utime(os.path.join(d, ".config"), (1000, 1000))
-    os.utime(os.path.join(d, ".pvmap-built"), (1000 + seconds, 1000 + seconds))
+    if config:
+        os.utime(os.path.join(d, ".config"), (end - seconds, end - seconds))
+    os.utime(os.path.join(d, ".pvmap-built"), (end, end))
 
 
 class KernelBuildProgress(unittest.TestCase):
@@ -288,37 +290,69 @@ class KernelBuildProgress(unittest.TestCase):
         with open(os.path.join(self.cache, "kernel", "build-times"), "w") as f:
             f.write("".join(line + "\n" for line in lines))
 
+    def estimate(self, **kw):
+        return kbuild_progress(self.cache, "last_build", **kw)[0]
+
     def test_kernel_build_estimate_none_on_a_new_machine(self):
-        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "")
+        self.assertEqual(self.estimate(), "")
 
     def test_kernel_build_estimate_own_record_first(self):
-        self.records("i386-nohighmem-6.12-fixed linux-source-6.12 900 1063",
-                     "i386-nohighmem-6.12-prod linux-source-6.12 840 1050",
+        # its own record, though older than another 6.12 kernel's
+        self.records("i386-nohighmem-6.12-prod linux-source-6.12 840 1050",
+                     "i386-nohighmem-6.12-fixed linux-source-6.12 900 1063",
                      "i386 linux-source-6.1 600 1125")
-        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "840 1050\n")
+        self.assertEqual(self.estimate(), "840 1050 i386-nohighmem-6.12-prod\n")
+        # without it: the newest record of the same source and arch
+        self.assertEqual(self.estimate(name="i386-nohighmem-pae-6.12-prod"),
+                         "900 1063 i386-nohighmem-6.12-fixed\n")
 
-    def test_kernel_build_estimate_same_source_only(self):
-        # a 6.1 kernel's time is no estimate for a 6.12 one, nor the reverse
+    def test_kernel_build_estimate_same_source_and_arch_only(self):
+        # a 6.1 kernel's time is no estimate for a 6.12 one, nor an x86_64's for an i386's
         built_tree(self.cache, "i386", 575, 4)
-        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "")
+        built_tree(self.cache, "x86_64-6.12", 1500, 7, end=3000)
+        self.assertEqual(self.estimate(), "")
         built_tree(self.cache, "i386-nohighmem-6.12-fixed", 980, 3)
-        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "980 3\n")
-        self.assertEqual(kbuild_progress(self.cache, "last_build", name="i386-nohighmem",
-                                         srcname="linux-source-6.1")[0], "575 4\n")
+        self.assertEqual(self.estimate(), "980 3 i386-nohighmem-6.12-fixed\n")
+        self.assertEqual(self.estimate(name="i386-nohighmem", srcname="linux-source-6.1"),
+                         "575 4 i386\n")
 
     def test_kernel_build_estimate_own_tree_before_records(self):
         # a tree built before build-times existed, then a record of another kernel
         built_tree(self.cache, "i386-nohighmem-6.12-prod", 700, 5)
         self.records("i386-nohighmem-6.12-fixed linux-source-6.12 900 1063")
-        self.assertEqual(kbuild_progress(self.cache, "last_build")[0], "700 5\n")
+        self.assertEqual(self.estimate(), "700 5 i386-nohighmem-6.12-prod\n")
+
+    def test_kernel_build_estimate_newest_sound_tree(self):
+        # the newest of several trees; one with no .config or no time is no estimate
+        built_tree(self.cache, "i386-nohighmem-6.12-prod", 700, 5, end=2000)
+        built_tree(self.cache, "i386-nohighmem-6.12-prod", 650, 6, end=2500)
+        self.assertEqual(self.estimate(), "650 6 i386-nohighmem-6.12-prod\n")
+        built_tree(self.cache, "i386-nohighmem-6.12-prod", 0, 7, end=2600)
+        built_tree(self.cache, "i386-nohighmem-6.12-prod", 100, 8, end=2700, config=False)
+        self.assertEqual(self.estimate(), "650 6 i386-nohighmem-6.12-prod\n")
+
+    def test_kernel_build_plan(self):
+        # guest-kernel.sh --plan on an empty cache, then with this machine's record
+        env = dict(os.environ, PVMAP_CACHE=self.cache)
+        gk = os.path.join(os.path.dirname(KBUILD_PROGRESS), "guest-kernel.sh")
+
+        def plan(kernel):
+            return subprocess.run([gk, "--plan", kernel], capture_output=True, text=True,
+                                  env=env, timeout=60, check=True).stdout
+        self.assertEqual(plan("i386-nohighmem-6.12-prod"), "build \n")
+        self.assertEqual(plan("deb-686-pae"), "fetch\n")
+        self.records("i386-nohighmem-6.12-prod linux-source-6.12 840 1050")
+        self.assertEqual(plan("i386-nohighmem-6.12-prod"),
+                         "build 840 1050 i386-nohighmem-6.12-prod\n")
 
     def test_kernel_build_progress_lines(self):
         # a build of ~4 s against a last build of 8 files: a line a second,
-        # with the count, the share and the time left
+        # with the count, the share and the time left; at most a minute apart
         self.records("i386-nohighmem-6.12-prod linux-source-6.12 60 8")
         body = ('kmake() { for i in 1 2 3 4 5 6; do echo "  CC      f$i.o" >>"$out/build.log"; '
                 'sleep 0.7; done; }\n'
-                'kmake_progress bzImage modules\nrecord_build 42\ncat "$BUILD_TIMES"')
+                'kmake_progress bzImage modules\nrecord_build 42\ncat "$BUILD_TIMES"\n'
+                'echo "default $PROGRESS_EVERY_DEFAULT"')
         out, err = kbuild_progress(self.cache, body)
         lines = [ln for ln in err.splitlines() if ln.startswith("guest-kernel.sh: building ")]
         self.assertGreaterEqual(len(lines), 2, err)
@@ -326,14 +360,35 @@ class KernelBuildProgress(unittest.TestCase):
                          r"\d files compiled of about 8 \(\d+%\), 0 min in")
         self.assertIn("min left", lines[-1])
         self.assertIn("i386-nohighmem-6.12-prod linux-source-6.12 42 6\n", out)
+        self.assertIn("default 60\n", out)
 
     def test_kernel_build_progress_failure_kept(self):
         # the build's exit status is kmake_progress's: a failed build fails
-        body = 'kmake() { sleep 1.5; return 3; }\nrc=0; kmake_progress bzImage || rc=$?; echo "rc=$rc"'
+        body = 'kmake() { sleep 3; return 3; }\nrc=0; kmake_progress bzImage || rc=$?; echo "rc=$rc"'
         out, err = kbuild_progress(self.cache, body)
         self.assertEqual(out, "rc=3\n")
         self.assertIn("guest-kernel.sh: building i386-nohighmem-6.12-prod: 0 files compiled, 0 min in",
                       err)
+
+    def test_kernel_build_sigterm_stops_the_build(self):
+        # SIGTERM to guest-kernel.sh: the build under it (make, its compilers) stops too
+        mark = f"pvmap-kbuild-test-{os.getpid()}"
+        script = (f'. "{KBUILD_PROGRESS}"; name=x; srcname=linux-source-6.12; cache={self.cache}; '
+                  f'out={self.cache}; BUILD_TIMES={self.cache}/bt\n'
+                  'kmake() { bash -c "exec -a $MARK sleep 60"; }\nkmake_progress bzImage')
+        # the mark in the environment: only the build's sleep has it on its command line
+        p = subprocess.Popen(["bash", "-c", script], stderr=subprocess.DEVNULL,
+                             env=dict(os.environ, MARK=mark))
+        for _ in range(100):
+            if subprocess.run(["pgrep", "-f", mark], capture_output=True).returncode == 0:
+                break
+            threading.Event().wait(0.1)
+        p.terminate()
+        self.assertEqual(p.wait(timeout=30), 143)
+        threading.Event().wait(0.5)
+        left = subprocess.run(["pgrep", "-f", mark], capture_output=True, text=True).stdout
+        subprocess.run(["pkill", "-f", mark])
+        self.assertEqual(left, "", "the build went on after its guest-kernel.sh was stopped")
 
 
 class FakeQMP:

@@ -10,7 +10,7 @@
 #   i386 x86_64             the project's debug kernels, Debian's linux-source-6.1
 #   i386-nohighmem          6.1, NOHIGHMEM and no PAE: 2-level paging
 #   i386-nohighmem-6.12-prod  6.12, NOHIGHMEM, without the debug options,
-#                           upstream as released (make bench, check-full)
+#                           upstream as released (make bench, check-full, demo)
 #   i386-nohighmem-6.12-fixed the same with docs/upstream/'s patches applied,
 #                           release suffix -pvmap-upstream (make check, bench, demo)
 #   i386-nohighmem-pae-6.12-prod, i386-nohighmem-pae-6.12-fixed
@@ -66,14 +66,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${PVMAP_CACHE:-$HOME/.cache/pvmap}
 mkdir -p "$cache/kernel" "$cache/debian"
 # Builds and fetches take this lock; a kernel already in the cache does not.
+# Waiting for another's build says so, once a minute.
 lock() {
+	local waited=0
 	exec 9>"$cache/.lock"
-	flock 9
+	flock -n 9 && return 0
+	until flock -w 60 9; do
+		waited=$((waited + 1))
+		echo "guest-kernel.sh: $name waits for another build or fetch in $cache" \
+			"($waited min so far)" >&2
+	done
 }
 
 # --- Debian's own kernels -------------------------------------------------
-debian_kernel() {
-	local flavour=${name#deb-} arch meta abi pkgver out kver dl
+# debian_kernel_dir: $out, $kver, $abi, $arch and $pkgver of Debian's kernel $name
+debian_kernel_dir() {
+	local flavour=${name#deb-} meta
 	case "$flavour" in
 	686-pae | 686) arch=i386 ;;
 	amd64) arch=amd64 ;;
@@ -90,6 +98,11 @@ debian_kernel() {
 	kver=$abi-$flavour
 	pkgver=$(apt-cache show "linux-image-$kver:$arch" | sed -n 's/^Version: //p' | head -n 1)
 	out=$cache/debian/$name-$pkgver
+}
+
+debian_kernel() {
+	local flavour=${name#deb-}
+	debian_kernel_dir
 	[ -f "$out/.pvmap-built-$DEBIAN_RECIPE" ] || lock
 	if [ ! -f "$out/.pvmap-built-$DEBIAN_RECIPE" ]; then
 		echo "guest-kernel.sh: fetching Debian's $kver ($pkgver)" >&2
@@ -285,11 +298,12 @@ built_kernel() {
 	start=$SECONDS
 	est=$(last_build)
 	if [ -n "$est" ]; then
-		est="about $(minutes "${est%% *}") minutes, as the last build here took"
+		est="about $(minutes "${est%% *}") minutes: this machine's last build of ${est##* } took that"
 	else
 		est="no earlier build here to estimate from; 10-20 minutes on 2 cores"
 	fi
 	echo "guest-kernel.sh: building the $name kernel in $out ($est)" >&2
+	progress_last=$SECONDS	# the first progress line a minute after this one
 	rm -rf "$out"
 	mkdir -p "$out"
 	kmake() { make -C "$src" O="$out" ARCH="$arch" -j"$(nproc)" "$@" >>"$out/build.log" 2>&1; }
@@ -363,7 +377,11 @@ if [ "$name" = --plan ]; then
 		;;
 	esac
 	case " $DEBIAN_KERNELS " in
-	*" $name "*) echo fetch; exit 0 ;;
+	*" $name "*)
+		debian_kernel_dir
+		if [ -f "$out/.pvmap-built-$DEBIAN_RECIPE" ]; then echo cached; else echo fetch; fi
+		exit 0
+		;;
 	esac
 	echo "guest-kernel.sh: unknown kernel '$name'" >&2
 	exit 2
