@@ -84,11 +84,11 @@ minutes() { echo $((($1 + 59) / 60)); }
 # line on stderr every PVMAP_PROGRESS_EVERY seconds while it runs: the files
 # compiled so far against the last build's count, and the time left at the
 # rate so far.
-# The clock of the first line starts at $progress_last where the caller set
-# it (its own announcement). A SIGTERM stops the build too.
+# Its clock starts at $progress_last where the caller set it (its own
+# announcement of the build). A SIGTERM stops the build too.
 kmake_progress() {
-	local every=${PVMAP_PROGRESS_EVERY:-$PROGRESS_EVERY_DEFAULT} start=$SECONDS
-	local last=${progress_last:-$SECONDS} est total files pid rc=0 line
+	local every=${PVMAP_PROGRESS_EVERY:-$PROGRESS_EVERY_DEFAULT} start=${progress_last:-$SECONDS}
+	local last=$start est total files pid rc=0 line
 	est=$(last_build)
 	total=${est#* }
 	total=${total%% *}
