@@ -88,12 +88,12 @@ $(B)/%/pvmap.ko: FORCE | deps
 		$(MAKE) -s -j$(NPROC) -C $$kdir M=$(CURDIR)/$(B)/$*/guest CONFIG_PVMAP=m \
 			CONFIG_PVMAP_TEST=m CONFIG_PVMAP_DRM=m CONFIG_PVMAP_TEST_HOOKS=y \
 			W=1 KCFLAGS=-Werror modules
-	@cp $(B)/$*/guest/pvmap/pvmap.ko $(B)/$*/guest/tests/pvmap_test.ko \
-		$(B)/$*/guest/tests/pvmap_bench.ko $(B)/$*/
-	@# pvmap_kunit.ko where the kernel has KUnit (guest/tests/Kbuild)
+	@cp $(B)/$*/guest/pvmap/pvmap.ko $(B)/$*/guest/pvmap_test/pvmap_test.ko \
+		$(B)/$*/guest/pvmap_test/pvmap_bench.ko $(B)/$*/
+	@# pvmap_kunit.ko where the kernel has KUnit (guest/pvmap_test/Kbuild)
 	@rm -f $(B)/$*/pvmap_kunit.ko
-	@if [ -f $(B)/$*/guest/tests/pvmap_kunit.ko ]; then \
-		cp $(B)/$*/guest/tests/pvmap_kunit.ko $(B)/$*/; fi
+	@if [ -f $(B)/$*/guest/pvmap_test/pvmap_kunit.ko ]; then \
+		cp $(B)/$*/guest/pvmap_test/pvmap_kunit.ko $(B)/$*/; fi
 	@# pvmap_drm.ko where the kernel has DRM (guest/pvmap_drm/Kbuild)
 	@rm -f $(B)/$*/pvmap_drm.ko
 	@if [ -f $(B)/$*/guest/pvmap_drm/pvmap_drm.ko ]; then \
@@ -118,7 +118,7 @@ $(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) $(B)/gen/kernel_cases.h 
 # The guest's kernel_NAME tests (tests_kernel.c): one per line of the in-kernel
 # case table, so that a new case is written in one file. The catalog reads the
 # table with the same code, which fails on a line it cannot read.
-$(B)/gen/kernel_cases.h: guest/tests/pvmap_api_cases.c tools/host/test-catalog
+$(B)/gen/kernel_cases.h: guest/pvmap_test/pvmap_api_cases.c tools/host/test-catalog
 	@mkdir -p $(@D)
 	@tools/host/test-catalog --kernel-cases > $@.tmp
 	@mv $@.tmp $@

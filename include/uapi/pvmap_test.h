@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * The ABI of pvmap's test modules (guest/tests/), for test machines only:
+ * The ABI of pvmap's test modules (guest/pvmap_test/), for test machines only:
  * pvmap_test.ko's ioctls on debugfs pvmap_test (the io_mapping API's cases
  * on kernels without KUnit, and the fixtures a test coordinates with the
  * host) and pvmap_bench.ko's on debugfs pvmap_bench (the bench engines), on
@@ -39,7 +39,7 @@ struct pvmap_test_head {
 #define PVMAP_TEST_NAME_LEN	32
 
 /*
- * API: the io_mapping API's case @name (guest/tests/pvmap_api_cases.c's
+ * API: the io_mapping API's case @name (guest/pvmap_test/pvmap_api_cases.c's
  * table: "nested", "range1", ...), NUL-terminated; EINVAL when it is not,
  * ENOENT when no case has the name.
  */

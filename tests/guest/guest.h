@@ -15,7 +15,7 @@
 #define fail(...) ({ printf("# " __VA_ARGS__); printf("\n"); -1; })
 
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
-/* guest/tests/: the test driver, the bench engines, the KUnit suite (project kernels) */
+/* guest/pvmap_test/: the test driver, the bench engines, the KUnit suite (project kernels) */
 #define GUEST_TEST_PATH		"/lib/modules/pvmap_test.ko"
 #define GUEST_BENCH_PATH	"/lib/modules/pvmap_bench.ko"
 #define GUEST_KUNIT_PATH	"/lib/modules/pvmap_kunit.ko"

@@ -164,7 +164,7 @@ out:
 
 /*
  * The io_mapping API's own cases, run in the kernel: one kernel_NAME test per
- * line of guest/tests/pvmap_api_cases.c's table, which the build turns into
+ * line of guest/pvmap_test/pvmap_api_cases.c's table, which the build turns into
  * kernel_cases.h (the Makefile).
  */
 #include "kernel_cases.h"
