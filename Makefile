@@ -25,14 +25,16 @@ NPROC := $(shell nproc)
 KERNEL_DIR = $$(tools/host/guest-kernel.sh $(1))
 
 # Guest programs are static: the initramfs has no libc.
-GUEST_CFLAGS := -static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itests/include -Itests/guest
+GUEST_CFLAGS := -static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itools/guest/lib
+# the guest test suites: their harness and shared test headers too
+GUEST_TEST_CFLAGS := $(GUEST_CFLAGS) -Itests/include -Itests/guest
 GUEST_CC_i386 := gcc -m32
 GUEST_CC_x86_64 := gcc -m64
 HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -Itests/include
 SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-GUEST_LIB := tests/guest/guest.c tests/guest/guest.h
+GUEST_LIB := tools/guest/lib/guest.c tools/guest/lib/guest.h
 # tests/guest/harness.h: the kernel's kselftest harness, from Debian's linux-source-6.12
 KSFT_DIR = $$(tools/host/guest-kernel.sh --source 6.12 | tail -n 1)/tools/testing/selftests
 # the unit tests print KTAP through the same kernel's kselftest.h
@@ -102,18 +104,18 @@ $(B)/%/pvmap.ko: FORCE | deps
 # --- guest user space (per arch) and initramfs (per kernel) -------------------
 guests: $(KERNELS:%=$(B)/%/initramfs.cpio)
 
-$(B)/%/init: tests/guest/init.c $(GUEST_LIB) | deps
+$(B)/%/init: tools/guest/init.c $(GUEST_LIB) | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tools/guest/lib/guest.c
 
 # the feature files are included by pvmap-tests.c (one harness per program)
 GUEST_TESTS := tests/guest/pvmap-tests.c tests/guest/pvmap-tests.h $(wildcard tests/guest/tests_*.c) \
 	tests/guest/suite.c tests/guest/suite.h tests/guest/result.h tests/guest/harness.h
 $(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) $(B)/gen/kernel_cases.h | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) -I$(B)/gen -isystem $(KSFT_DIR) \
+	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) -I$(B)/gen -isystem $(KSFT_DIR) \
 		$(if $(filter x86_64,$*),$(STUB_INC)) -o $@ $< tests/guest/suite.c \
-		tests/guest/guest.c $(if $(filter x86_64,$*),$(STUB_SRC))
+		tools/guest/lib/guest.c $(if $(filter x86_64,$*),$(STUB_SRC))
 
 # The guest's kernel_NAME tests (tests_kernel.c): one per line of the in-kernel
 # case table, so that a new case is written in one file. The catalog reads the
@@ -125,21 +127,21 @@ $(B)/gen/kernel_cases.h: guest/pvmap_test/pvmap_api_cases.c tools/host/test-cata
 
 $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tools/guest/lib/guest.c
 
 $(B)/%/pvmap-drm-tests: tests/guest/pvmap-drm-tests.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h \
 		tests/guest/result.h tests/guest/harness.h | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) -o $@ $< tests/guest/guest.c
+	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) -o $@ $< tools/guest/lib/guest.c
 
 # the libdrm client: static, as every guest program (libdrm-dev ships libdrm.a)
 $(B)/%/pvmap-drmfps: tools/guest/pvmap-drmfps.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tests/guest/guest.c -ldrm
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) $(DRM_CFLAGS) -o $@ $< tools/guest/lib/guest.c -ldrm
 
-$(B)/%/pvmap-bench: tests/guest/pvmap-bench.c $(GUEST_LIB) $(UAPI) | deps
+$(B)/%/pvmap-bench: tools/guest/pvmap-bench.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tests/guest/guest.c
+	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tools/guest/lib/guest.c
 
 $(B)/%/pvmapctl: tools/guest/pvmapctl.c $(UAPI) | deps
 	@mkdir -p $(@D)

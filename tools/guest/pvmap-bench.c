@@ -520,7 +520,7 @@ int main(void)
 
 	/*
 	 * Results are JSON lines on the serial console, which the kernel's own
-	 * messages share: init forwards those as whole lines (tests/guest/init.c),
+	 * messages share: init forwards those as whole lines (tools/guest/init.c),
 	 * so none lands in the middle of a result.
 	 */
 	setvbuf(stdout, NULL, _IOLBF, 0);
