@@ -27,10 +27,10 @@ KERNEL_DIR = $$(tools/host/guest-kernel.sh $(1))
 # Guest programs are static: the initramfs has no libc.
 GUEST_CFLAGS := -static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Itools/guest/lib
 # the guest test suites: their harness and shared test headers too
-GUEST_TEST_CFLAGS := $(GUEST_CFLAGS) -Itests/include -Itests/guest
+GUEST_TEST_CFLAGS := $(GUEST_CFLAGS) -Itests/guest
 GUEST_CC_i386 := gcc -m32
 GUEST_CC_x86_64 := gcc -m64
-HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -Itests/include
+HOST_CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Iinclude
 SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -42,7 +42,7 @@ UNIT_INC = -Itests/unit -isystem $(KSFT_DIR)
 # the kernel's DRM uapi headers as libdrm-dev installs them (pkg-config --cflags libdrm)
 DRM_CFLAGS := -I/usr/include/libdrm
 UAPI := include/uapi/pvmap.h include/uapi/pvmap_pattern.h include/uapi/pvmap_kind.h \
-	include/uapi/pvmap_test.h
+	include/uapi/pvmap_test.h include/uapi/pvmap_partial.h
 
 .PHONY: all help deps guest-kernels modules guests host lint unit check check-build check-full demo vm vm-check vm-bench \
 	bench catalog \
@@ -466,7 +466,9 @@ DEB_SRC_PVMAP := guest/pvmap/Kbuild $(wildcard guest/pvmap/*.[ch])
 # pvmap_drm_engines.c is the bench's (CONFIG_PVMAP_TEST_HOOKS): not shipped
 DEB_SRC_DRM := guest/pvmap_drm/Kbuild \
 	$(filter-out %/pvmap_drm_engines.c,$(wildcard guest/pvmap_drm/*.[ch]))
-DEB_INC := $(wildcard include/pvmap/*.h include/uapi/*.h)
+# pvmap_partial.h is the partial-copy test cases, shared by the guest suite
+# and pvmap-pattern: not part of the module source
+DEB_INC := $(filter-out %/pvmap_partial.h,$(wildcard include/pvmap/*.h include/uapi/*.h))
 DEB_SED := sed -e 's/@PVMAP_VERSION@/$(PVMAP_VERSION)/'
 
 .PHONY: deb

@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include <uapi/pvmap_kind.h>
-#include <pvmap_partial.h>
+#include <uapi/pvmap_partial.h>
 #include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
 

@@ -359,7 +359,7 @@ PVMAP_TEST(pread_partial_fault)
 
 /*
  * PWRITE and PREAD stop exactly at the first byte that faults, for every
- * case of include/pvmap_partial.h: user and aperture alignments mod 8, the
+ * case of include/uapi/pvmap_partial.h: user and aperture alignments mod 8, the
  * fault at every position of the copy's last 64-byte block. On an Intel
  * family-6 CPU, Debian's i386 kernels copy such misaligned buffers with
  * __copy_user_intel, which stops up to 63 bytes before the fault. The host

@@ -8,7 +8,7 @@
  *   pvmap-pattern partial FILE BASE SEED_OLD SEED_NEW
  *
  * partial checks what rw_partial_fault_alignments' PWRITEs left at BASE
- * (include/pvmap_partial.h): in each case the new pattern up to the fault,
+ * (include/uapi/pvmap_partial.h): in each case the new pattern up to the fault,
  * the old one from there to the end of the copy.
  *
  * Numbers may be decimal or 0x-hex. verify and partial exit 0 when every
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <pvmap_partial.h>
+#include <uapi/pvmap_partial.h>
 #include <uapi/pvmap_pattern.h>
 
 #define CHUNK	65536
