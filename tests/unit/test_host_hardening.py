@@ -318,7 +318,7 @@ def test_control_answer_lost(c):
     """The PV host halves against a control socket that loses, cuts or garbles
     their answers; and against whole ones."""
     from pvmaplib import hypervisor
-    from pvmaplib.host_halves import pv
+    from host_halves import pv
 
     frame, va = 0x80000, 0xc0100000
     hit = f"revoke {frame:#x}: PTE of va {va:#x} (hypercall #7) still maps it\n".encode()

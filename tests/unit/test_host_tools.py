@@ -17,9 +17,9 @@ import threading
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "host"))
-from pvmaplib import console, host_halves, ktap  # noqa: E402
+from pvmaplib import console, halves, ktap  # noqa: E402
 from pvmaplib.qmp import QMP, QMPError, pci_memory_bars  # noqa: E402
-from pvmaplib.host_halves import audit as audit_half  # noqa: E402
+from host_halves import audit as audit_half  # noqa: E402
 
 GOOD = ["[    1.0] boot", "KTAP version 1", "1..2", "ok 1 a", "# note", "not ok 2 b",
         "# Totals: pass:1 fail:1 skip:0 total:2"]
@@ -674,8 +674,8 @@ class FakeEnv:
             f.write(data)
 
 
-@host_halves.host_half("unit_probe", "unit-prog")
-class Probe(host_halves.HostHalf):
+@halves.host_half("unit_probe", "unit-prog")
+class Probe(halves.HostHalf):
     """A host half that records what reaches it; 'probe-fail' makes it fail."""
 
     def __init__(self, env, name):
@@ -695,14 +695,14 @@ class Probe(host_halves.HostHalf):
 
 def run_transcript(env, lines, first=None):
     """Feed @lines as the runner does (handshakes too): (merged KTAP, halves)."""
-    d = host_halves.Dispatcher(env, first)
+    d = halves.Dispatcher(env, first)
     for line in lines:
         d.feed(line)
-        m = host_halves.SYNC_LINE.match(line)
+        m = halves.SYNC_LINE.match(line)
         if m:
             d.sync(m.group(1))
     verdicts = d.finish()
-    return host_halves.merge(lines, verdicts)[0], d.halves
+    return halves.merge(lines, verdicts)[0], d.halves
 
 
 HARNESS_RUN = ["TAP version 13", "1..3",
@@ -726,15 +726,29 @@ class HostHalves(unittest.TestCase):
         self.tmp.cleanup()
 
     def test_every_half_under_a_test_name(self):
-        for name, cls in host_halves.REGISTRY.items():
-            self.assertTrue(issubclass(cls, host_halves.HostHalf), name)
-            self.assertTrue(cls.tags() or cls.finish is not host_halves.HostHalf.finish, name)
+        for name, cls in halves.REGISTRY.items():
+            self.assertTrue(issubclass(cls, halves.HostHalf), name)
+            self.assertTrue(cls.tags() or cls.finish is not halves.HostHalf.finish, name)
+
+    def test_tests_halves_are_registered_in_tests(self):
+        """tools/ holds the programs' halves only; every test's is in tests/host_halves/."""
+        mine = {"unit_probe", "unit-prog"}  # this file's
+        tests_modules = {f[:-3] for f in os.listdir(os.path.join(halves.TESTS, "host_halves"))
+                         if f.endswith(".py") and f != "__init__.py"}
+        self.assertEqual(set(halves.REGISTERED_IN), set(halves.REGISTRY))
+        for name, where in halves.REGISTERED_IN.items():
+            if name in mine:
+                continue
+            if where == "programs":
+                self.assertIn(name, {"pvmap-demo", "pvmap-bench"})
+            else:
+                self.assertIn(where, tests_modules, name)
 
     def test_run_line_names_the_current_test(self):
         self.env.write(0x1000, b"# tracer: nop\n")
-        out, halves = run_transcript(self.env, HARNESS_RUN)
-        self.assertEqual(halves["unit_probe"][0].seen, [("line", "a=1"), ("sync", "probe")])
-        self.assertEqual(sorted(halves), ["trace_1mib_pwrite", "unit_probe"])
+        out, ran = run_transcript(self.env, HARNESS_RUN)
+        self.assertEqual(ran["unit_probe"][0].seen, [("line", "a=1"), ("sync", "probe")])
+        self.assertEqual(sorted(ran), ["trace_1mib_pwrite", "unit_probe"])
         self.assertIn("ok 2 global.unit_probe", out)
         self.assertIn("ok 3 global.trace_1mib_pwrite", out)
         self.assertIn("# host: probe: ok: answered", out)
@@ -776,8 +790,8 @@ class HostHalves(unittest.TestCase):
 
     def test_program_name_before_any_run_line(self):
         lines = ["# pvmap-host: probe b=2", "pvmap-sync: probe"]
-        _, halves = run_transcript(self.env, lines, first="unit-prog")
-        self.assertEqual(halves["unit-prog"][0].seen, [("line", "b=2"), ("sync", "probe")])
+        _, ran = run_transcript(self.env, lines, first="unit-prog")
+        self.assertEqual(ran["unit-prog"][0].seen, [("line", "b=2"), ("sync", "probe")])
 
     def test_fallback_without_run_lines(self):
         # the guest before the harness: the test is named only after it ran
@@ -785,10 +799,10 @@ class HostHalves(unittest.TestCase):
         lines = ["KTAP version 1", "1..2", "ok 1 module_loaded",
                  "# pvmap-host: trace off=0x1000 len=0x20", "pvmap-sync: trace",
                  "ok 2 trace_1mib_pwrite", "# Totals: pass:2 fail:0 skip:0 total:2"]
-        out, halves = run_transcript(self.env, lines)
-        self.assertEqual(list(halves), ["trace_1mib_pwrite"])
+        out, ran = run_transcript(self.env, lines)
+        self.assertEqual(list(ran), ["trace_1mib_pwrite"])
         self.assertIn("# host: trace_saved: ok: 32 bytes to "
-                      f"{os.path.relpath(self.env.args.log[:-4] + '-trace.txt', host_halves.actions.TOP)}",
+                      f"{os.path.relpath(self.env.args.log[:-4] + '-trace.txt', halves.actions.TOP)}",
                       out)
         self.env.write(0x1000, b"no trace")
         out, _ = run_transcript(self.env, lines)
@@ -807,7 +821,7 @@ class HostHalves(unittest.TestCase):
         # ktap.guest_document() counts a guest cut short as one more failure
         doc = ktap.guest_document(HARNESS_RUN[:4], "guest-x")
         self.assertEqual(ktap.totals(doc)[:2], (1, 1))
-        out = host_halves.merge(doc, {})[0]
+        out = halves.merge(doc, {})[0]
         self.assertEqual(ktap.totals(out)[:2], (1, 1))
 
 

@@ -2,68 +2,13 @@
 """Host halves of pvmap_drm's tests (run-guest --drm-vga-mb): the screen as QMP's
 screendump shows it, VRAM as pmemsave reads it, the card's unplug."""
 
-import json
 import os
-import re
 import time
 
-from .. import benchcheck, screen
-from ..qmp import QMPError
-from . import HostHalf, host_half, kv
-from .actions import read_backing
-
-DRM_VGA_ID = "drmvga"  # the qdev id of pvmap_drm's secondary-vga (run-guest's -device)
-
-
-def screendump(env, path):
-    """QMP screendump of pvmap_drm's screen into @path; the PNG, read back."""
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    env.qmp.execute("screendump", filename=os.path.abspath(path), format="png", device=DRM_VGA_ID)
-    return screen.read_png(path)
-
-
-class Frame(HostHalf):
-    """The screendump against the buffer the guest read back through its mmap (or,
-    from pvmap-drmfps, the frame it uploaded) and left at offset 0 of the ivshmem
-    aperture; for modetest, against the SMPTE pattern too; for the console, its
-    text rows must hold glyphs."""
-
-    def line_drm_frame(self, text):
-        self.frame = kv(text)
-
-    def sync_drm_frame(self):
-        f = self.frame
-        what, width, height, pitch = f["what"], int(f["width"]), int(f["height"]), int(f["pitch"])
-        png = re.sub(r"\.log$", "", self.env.args.log) + f"-{what}.png"
-        shot = screendump(self.env, png)
-        guest = screen.xrgb8888_to_rgb(read_backing(self.env, 0, pitch * height),
-                                       width, height, pitch)
-        ndiff, first = screen.compare(shot, guest)
-        rows = [f"screendump {png}: {shot.width}x{shot.height}; the guest's buffer "
-                f"{width}x{height} (mode {f['mode']}): {ndiff} pixels differ"
-                + (f", first {first}" if first else "")]
-        ok = ndiff == 0 and first is None
-        if what == "smpte":
-            # 5 points of each bar, then every pixel, against libdrm's fill_smpte_rgb32
-            bad = screen.smpte_check(shot, size=(1024, 768), exact=True)
-            rows.append("SMPTE: " + ("every pixel as libdrm's modetest draws it" if not bad
-                                     else "; ".join(bad[:5])))
-            self.check("drm_modetest_smpte", ok and not bad, *rows)
-        elif what == "modeset":  # its own buffer at 800x600
-            self.check("drm_modeset_scans_out_its_fb",
-                       ok and (shot.width, shot.height) == (800, 600), *rows)
-        elif what == "fps":  # pvmap-drmfps's last frame, as it meant it
-            self.check("drm_fps_client", ok, *rows)
-            # for tools/host/bench-report: where that engine's bytes landed
-            self.env.log.write("# pvmap-drm-verify: " + json.dumps({
-                "engine": f.get("engine"), "upload": f.get("upload"), "differ": ndiff}) + "\n")
-        else:  # the console: fbcon's text, or after another driver's blank, unblanked
-            top = shot.pixels[:shot.width * 32 * 3]
-            lit = sum(1 for i in range(0, len(top), 3) if top[i:i + 3] != b"\0\0\0")
-            rows.append(f"text rows (the first 32 lines): {lit} lit pixels")
-            name = "drm_unblank_after_previous_driver" if what == "unblank" else "drm_fbcon"
-            self.check(name, ok and lit > 500, *rows)
-
+from pvmaplib import benchcheck
+from pvmaplib.qmp import QMPError
+from pvmaplib.halves import HostHalf, host_half, kv
+from pvmaplib.halves.bases import DRM_VGA_ID, Frame
 
 host_half("drm_fbcon", "drm_unblank_after_previous_driver", "drm_modeset_scans_out_its_fb",
           "drm_modetest_smpte", "drm_fps_client")(Frame)

@@ -8,10 +8,10 @@ import signal
 import threading
 import time
 
-from ..qmp import QMPError
-from . import HostHalf, host_half, kv
-from ..hypervisor import ControlError
-from .actions import PatternHalf
+from pvmaplib.hypervisor import ControlError
+from pvmaplib.qmp import QMPError
+from pvmaplib.halves import HostHalf, host_half, kv
+from pvmaplib.halves.actions import PatternHalf
 from .audit import Quiesced
 
 # Xen's answers (xen/arch/x86/mm.c, get_page_from_l1e()) to pvmap_test.ko's requests

@@ -2,12 +2,10 @@
 """Host halves of the tests whose bytes the host reads in the aperture's backing
 file, and of the BAR test (QMP's view of the guest's PCI BARs)."""
 
-import os
-import re
-
-from ..qmp import QMPError, pci_memory_bars
-from . import HostHalf, host_half, kv
-from .actions import TOP, PatternHalf, pattern_tool, read_backing
+from pvmaplib.qmp import QMPError, pci_memory_bars
+from pvmaplib.halves import HostHalf, host_half, kv
+from pvmaplib.halves.actions import PatternHalf, pattern_tool
+from pvmaplib.halves.bases import Trace
 
 host_half("writes_guest_pattern", "pwrite_random_offsets", "mmap_write", "stats_1mib_pwrite",
           "concurrent_no_shootdown", "soak", "atomic_map_in_irq",
@@ -65,27 +63,4 @@ class Partial(HostHalf):
         self.partial = None
 
 
-@host_half("trace_1mib_pwrite")
-class Trace(PatternHalf):
-    """Copy the PTE trace the guest left in the aperture next to the log."""
-
-    def __init__(self, env, name):
-        super().__init__(env, name)
-        self.traces = []
-
-    def line_trace(self, text):
-        f = kv(text)
-        self.traces.append((int(f["off"], 16), int(f["len"], 16)))
-
-    def sync_trace(self):
-        for off, length in self.traces:
-            data = read_backing(self.env, off, length)
-            path = re.sub(r"\.log$", "", self.env.args.log) + "-trace.txt"
-            with open(path, "wb") as out:
-                out.write(data)
-            # tracefs's trace file (pvmap:pvmap_pte events; none where x86_64 maps whole)
-            self.check("trace_saved", data.startswith(b"# tracer: "),
-                       f"{len(data)} bytes to {os.path.relpath(path, TOP)}")
-        if not self.traces:
-            self.check("trace_saved", False, "no trace line before the handshake")
-        self.traces = []
+host_half("trace_1mib_pwrite")(Trace)

@@ -7,12 +7,10 @@ import os
 import re
 import time
 
-from ..qmp import QMP, QMPError
-from . import host_half, kv
-from .actions import LiveHalf, PatternHalf, audit_mappings, read_backing, run_audit, \
-    write_backing
-
-SENTINEL = b"HOST SENTINEL: page A now belongs to someone else. ".ljust(64, b"#")
+from pvmaplib.qmp import QMP, QMPError
+from pvmaplib.halves import host_half, kv
+from pvmaplib.halves.actions import LiveHalf, PatternHalf, audit_mappings, run_audit
+from pvmaplib.halves.bases import Hazard
 
 # The kernel's PAT table as it logs it at boot. Its own (native) puts WC at
 # index 1; a Xen PV guest takes Xen's, fixed by the hypervisor, with WC at 4
@@ -231,42 +229,4 @@ class PtiUserMode(LiveHalf):
         self.check("pti_user_mode_vcpus_in_user_space", user, said)
 
 
-@host_half("hazard_scenario", "xen_hazard_demo")
-class Hazard(LiveHalf):
-    """The hypervisor hands page A to another owner (a sentinel marks it), then:
-    normal mode: the write through the old pointer faults, the sentinel stays and
-    the audit is clean; hazard mode: it lands and the audit finds the stale va."""
-
-    def __init__(self, env, name):
-        super().__init__(env, name)
-        self.hazard = None
-        self.write = None
-        self.outcomes = []  # one dict per scenario run
-
-    def line_hazard(self, text):
-        f = kv(text)
-        self.hazard = (int(f["off"], 16), int(f["va"], 16), f["mode"])
-
-    def line_hazard_write(self, text):
-        self.write = text.split()[0] if text else None
-
-    def sync_hazard_reassign(self):
-        write_backing(self.env, self.hazard[0], SENTINEL)
-
-    def sync_hazard_check(self):
-        off, va, mode = self.hazard
-        intact = read_backing(self.env, off, len(SENTINEL)) == SENTINEL
-        rc, out = self.audit()
-        found = f"STALE: va {va:#x}" in out
-        self.outcomes.append({"mode": mode, "write": self.write, "sentinel_intact": intact,
-                              "audit_rc": rc, "audit": out.strip(), "va": va})
-        if mode == "hazard":
-            ok = not intact and rc == 1 and found
-        else:
-            ok = intact and rc == 0
-        self.check(f"hazard_outcome_{mode}", ok,
-                   f"write through the old pointer: {self.write}; host sentinel "
-                   f"{'intact' if intact else 'CORRUPTED'}; pvmap-audit exit {rc}"
-                   f"{' (the stale va found)' if found else ''}",
-                   *out.strip().splitlines()[:12])
-        self.hazard = None
+host_half("hazard_scenario", "xen_hazard_demo")(Hazard)

@@ -4,18 +4,26 @@
 A guest test that needs the host (QMP, the aperture's backing file, pvmap-audit,
 pvmap-hv) prints "# pvmap-host: KIND k=v ..." lines and waits in handshakes
 ("pvmap-sync: TAG", answered "pvmap-ack TAG"). Its host half is a HostHalf
-subclass registered here under the test's name (@host_half("memtype_wc")):
+subclass registered under the test's name (@host_half("memtype_wc")):
 `line_KIND(text)` reads a KIND line (dashes become underscores), `sync_TAG()`
 answers a handshake, `finish()` runs once the guest has stopped, and `check()`
 records what the host found. The runner (tools/host/run-guest) knows no test:
 a Dispatcher hands the lines and handshakes to the half of the test in
 progress, and merge() folds each half's checks into that test's one KTAP
 result: ok only when the guest's result is ok and every host check passed.
+
+This package is the machinery, the actions halves share (actions.py), the
+halves a test and a program share (bases.py) and the programs' own halves
+(programs.py: make demo, make bench). The tests' halves are tests: they live in
+tests/host_halves/, which load() imports (and so registers) from the checkout.
 """
 
+import os
 import re
+import sys
 
 REGISTRY = {}  # guest test name: its HostHalf subclass
+REGISTERED_IN = {}  # guest test name: the module that registered its half
 
 HOST_LINE = re.compile(r"# pvmap-host: (\S+) ?(.*)")  # anywhere: a kernel message may precede it
 SYNC_LINE = re.compile(r"^pvmap-sync: (\S+)")
@@ -37,11 +45,14 @@ def kv(text):
 
 def host_half(*names):
     """Class decorator: the host half of the guest tests @names."""
+    where = sys._getframe(1).f_globals.get("__name__", "?")  # the registering module
+
     def register(cls):
         for name in names:
             if name in REGISTRY:
                 raise ValueError(f"two host halves for {name}")
             REGISTRY[name] = cls
+            REGISTERED_IN[name] = where.rsplit(".", 1)[-1]
         return cls
     return register
 
@@ -246,4 +257,16 @@ def merge(lines, verdicts):
     return out, merged
 
 
-from . import audit, drm, patterns, programs, pv  # noqa: E402,F401: they register
+TESTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                      *[os.pardir] * 4, "tests"))
+
+
+def load():
+    """Registers the programs' halves and the tests' (tests/host_halves/)."""
+    from . import programs  # noqa: F401: it registers
+    if TESTS not in sys.path:
+        sys.path.insert(0, TESTS)
+    import host_halves  # noqa: F401: each of its modules registers
+
+
+load()

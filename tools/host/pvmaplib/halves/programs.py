@@ -9,9 +9,7 @@ import re
 from .. import benchcheck
 from . import host_half, kv
 from .actions import read_backing
-from .audit import Hazard
-from .drm import Frame, screendump
-from .patterns import Trace
+from .bases import Frame, Hazard, Trace, screendump
 
 STALE_MSG = b"STALE WRITE through a pointer the guest had unmapped!!!!!"[:56]
 
