@@ -385,7 +385,7 @@ check-full: check-build
 	@tests/check --full
 
 # Debian VMs booted from their own disks, pvmap installed in them with apt
-# (docs/install.md; tools/host/vm-check says what each test runs)
+# (docs/install.md; tests/packaging/vm-check says what each test runs)
 vm: deps
 	@# the image's directory is the last line; a failed build prints none
 	@for a in i386 amd64; do d=$$(tools/host/vm-image.sh $$a | tail -n 1); \
@@ -393,7 +393,7 @@ vm: deps
 
 vm-check: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) deb host $(B)/i386/pvmapctl $(B)/x86_64/pvmapctl
-	@tools/host/vm-check
+	@tests/packaging/vm-check
 
 # x11perf on pvmap_drm against bochs, same VM, same device (docs/drm.md)
 vm-bench: deps
@@ -459,7 +459,7 @@ bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 # --- the DKMS package, for Debian guests (docs/install.md) ----------------------
 # /usr/src/pvmap-<version>/: guest/'s Kbuild with its pvmap/ and pvmap_drm/
 # (not tests/), and a copy of include/, which each module's include link
-# points to. tools/host/dkms-check.sh builds it; make vm-check installs it.
+# points to. tests/packaging/dkms-check.sh builds it; make vm-check installs it.
 DEB := $(B)/deb/pvmap-dkms_$(PVMAP_VERSION)_all.deb
 DEB_ROOT := $(B)/deb/root
 DEB_SRC_PVMAP := guest/pvmap/Kbuild $(wildcard guest/pvmap/*.[ch])

@@ -536,7 +536,7 @@ def test_fetch_bomb(c):
 EXT_PARSERS = ("debugfs", "dumpe2fs", "e2fsck", "fsck.ext4", "e2cp", "e2ls", "e2cat",
                "e2tail", "e2mv", "e2rm", "e2mkdir", "e2ln", "fuse2fs", "guestmount",
                "guestfish", "virt-cat", "virt-copy-out")
-VM_TOOLS = ("tools/host/pvmaplib/vm.py", "tools/host/vm-check", "tools/host/vm-bench",
+VM_TOOLS = ("tools/host/pvmaplib/vm.py", "tests/packaging/vm-check", "tools/host/vm-bench",
             "tools/host/vm-image.sh")
 
 
@@ -723,9 +723,14 @@ def test_debootstrap_gpg(c):
     import re
     import subprocess
     host = os.path.join(TOP, "tools", "host")
+    packaging = os.path.join(TOP, "tests", "packaging")
     bare = re.compile(r"(^|[;&|({]|\bthen|\bdo|\belse)\s*debootstrap\s")
-    for name in sorted(os.listdir(host)):
-        path = os.path.join(host, name)
+    scripts = [os.path.join(d, n) for d in (host, packaging) for n in sorted(os.listdir(d))]
+    c.check("the scan finds scripts in tools/host/ and tests/packaging/",
+            all(any(os.path.dirname(p) == d and p.endswith(".sh") for p in scripts)
+                for d in (host, packaging)))
+    for path in scripts:
+        name = os.path.basename(path)
         if not os.path.isfile(path) or name == "debian-root.sh":
             continue
         with open(path, errors="replace") as f:
@@ -735,9 +740,10 @@ def test_debootstrap_gpg(c):
         hits = [f"{name}:{n}: {line.strip()}" for n, line in code_lines(path) if bare.search(line)]
         c.check(f"{name} runs debootstrap only through debian_debootstrap", not hits,
                 "; ".join(hits[:3]))
-    for name in ("vm-image.sh", "dkms-install-check.sh"):
-        with open(os.path.join(host, name)) as f:
-            c.check(f"{name} makes its root with debian_debootstrap",
+    for name in (os.path.join(host, "vm-image.sh"),
+                 os.path.join(packaging, "dkms-install-check.sh")):
+        with open(name) as f:
+            c.check(f"{os.path.basename(name)} makes its root with debian_debootstrap",
                     "debian_debootstrap " in f.read())
     with tempfile.TemporaryDirectory(prefix="pvmap-debootstrap-") as d:
         with open(os.path.join(d, "debootstrap"), "w") as f:

@@ -45,7 +45,7 @@ result() {
 }
 
 # --- 1. docs/install.md's commands in a Debian root ------------------------------------
-# shellcheck source=debian-root.sh
+# shellcheck source=SCRIPTDIR/../../tools/host/debian-root.sh
 . "$top/tools/host/debian-root.sh"
 if ! debian_root_i386_runs "$work"; then
 	echo "# cannot run i386 programs, not even through qemu-i386-static"
