@@ -379,7 +379,7 @@ check-build:
 check: check-build
 	@tests/check
 
-# make check, then what needs the network or more time (tests/check's FULL)
+# make check, then what needs the network or more time (tests/matrix.list's full rows)
 check-full: check-build
 	@$(MAKE) --no-print-directory -j$(NPROC) $(ALL_KERNELS:%=$(B)/%/initramfs.cpio)
 	@tests/check --full
@@ -420,38 +420,16 @@ soak: deps host guests $(B)/x86_64/initramfs.cpio
 # pvmap natively and through the hypervisor side by side (pvtest.bench=pv).
 # BENCH_README=1 also rewrites the
 # summary in docs/benchmarks.md and docs/bench.md and docs/bench.png from the results.
-BENCH_GUEST := tools/host/run-guest --run /bin/pvmap-bench --vga-mb 0 --qxl-mb 0 --smp 4 --timeout 3000
-# The instruction passes (run-guest --icount: one vCPU, the guest's clock
-# counting instructions): the i386 production kernels the targets are
-# judged on, repeatable where TCG's times are not (docs/bench.md).
-BENCH_ICOUNT := --smp 1 --icount
-BENCH_CONFIGS := deb-686-pae i386-nohighmem-6.12-prod i386-nohighmem-6.12-fixed \
-	i386-nohighmem-pae-6.12-fixed deb-amd64 deb-amd64-hygiene deb-686-pae-pv deb-686-pae-drm \
-	deb-686-pae-icount i386-nohighmem-6.12-fixed-icount i386-nohighmem-pae-6.12-fixed-icount \
-	deb-686-pae-drm-icount
+# The runs are tests/matrix.list's bench rows (the instruction passes among
+# them: one vCPU, the guest's clock counting instructions, repeatable where
+# TCG's times are not; docs/bench.md); their labels, in order:
+BENCH_CONFIGS := $(shell awk -F' *[|] *' '/^\[/ { s = $$0 } s == "[runs]" && $$1 == "bench" \
+	{ print ($$3 == "-" ? $$2 : $$3) }' tests/matrix.list)
 
 bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 	@mkdir -p $(B)/bench
-	$(BENCH_GUEST) --guest deb-686-pae --log $(B)/bench/deb-686-pae.log
-	$(BENCH_GUEST) --guest i386-nohighmem-6.12-prod --log $(B)/bench/i386-nohighmem-6.12-prod.log
-	$(BENCH_GUEST) --guest i386-nohighmem-6.12-fixed --log $(B)/bench/i386-nohighmem-6.12-fixed.log
-	$(BENCH_GUEST) --guest i386-nohighmem-pae-6.12-fixed \
-		--log $(B)/bench/i386-nohighmem-pae-6.12-fixed.log
-	$(BENCH_GUEST) --guest deb-amd64 --log $(B)/bench/deb-amd64.log
-	$(BENCH_GUEST) --guest deb-amd64-hygiene --log $(B)/bench/deb-amd64-hygiene.log
-	$(BENCH_GUEST) --guest deb-686-pae --pv --name deb-686-pae-pv --append pvtest.bench=pv \
-		--log $(B)/bench/deb-686-pae-pv.log
-	$(BENCH_GUEST) --guest deb-686-pae --name deb-686-pae-drm --drm-vga-mb 512 \
-		--append pvtest.bench=drm --log $(B)/bench/deb-686-pae-drm.log
-	$(BENCH_GUEST) $(BENCH_ICOUNT) --guest deb-686-pae --name deb-686-pae-icount \
-		--log $(B)/bench/deb-686-pae-icount.log
-	$(BENCH_GUEST) $(BENCH_ICOUNT) --guest i386-nohighmem-6.12-fixed \
-		--name i386-nohighmem-6.12-fixed-icount --log $(B)/bench/i386-nohighmem-6.12-fixed-icount.log
-	$(BENCH_GUEST) $(BENCH_ICOUNT) --guest i386-nohighmem-pae-6.12-fixed \
-		--name i386-nohighmem-pae-6.12-fixed-icount \
-		--log $(B)/bench/i386-nohighmem-pae-6.12-fixed-icount.log
-	$(BENCH_GUEST) $(BENCH_ICOUNT) --guest deb-686-pae --name deb-686-pae-drm-icount \
-		--drm-vga-mb 512 --append pvtest.bench=drm --log $(B)/bench/deb-686-pae-drm-icount.log
+	@for c in $(BENCH_CONFIGS); do \
+		tools/host/run-guest --row bench:$$c --log $(B)/bench/$$c.log || exit 1; done
 	tools/host/bench-report $(if $(BENCH_README),--readme docs/benchmarks.md) $(B)/bench \
 		$(foreach c,$(BENCH_CONFIGS),$(c)=$(B)/bench/$(c).log)
 	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench.md && cp $(B)/bench/bench.png docs/bench.png)

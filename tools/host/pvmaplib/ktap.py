@@ -182,6 +182,12 @@ class Writer:
         out.append(f"# Totals: pass:{p} fail:{f} skip:{s} total:{len(self.results)}")
         return out
 
+    def report(self):
+        """Print the document: a program's whole output. Its exit status: 1 when a
+        result failed, else 0."""
+        print("\n".join(self.lines()), flush=True)
+        return 0 if all(ok for ok, _, _ in self.results) else 1
+
 
 class UnittestResult(unittest.TextTestResult):
     """Prints one KTAP line per test as it ends."""
