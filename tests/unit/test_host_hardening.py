@@ -317,8 +317,9 @@ def pv_half_verdict(env, cls, name, attrs, tag):
 def test_control_answer_lost(c):
     """The PV host halves against a control socket that loses, cuts or garbles
     their answers; and against whole ones."""
-    from pvmaplib import hypervisor
+    from pvmaplib import halves, hypervisor  # halves: it puts tests/host_halves on sys.path
     from host_halves import pv
+    assert halves.REGISTRY["pv_refusals"] is pv.Refusals
 
     frame, va = 0x80000, 0xc0100000
     hit = f"revoke {frame:#x}: PTE of va {va:#x} (hypercall #7) still maps it\n".encode()

@@ -40,10 +40,10 @@ class Matrix(unittest.TestCase):
         self.assertEqual(len(logs), len(set(logs)))
 
     def test_a_row_and_continuations(self):
-        g, runs = read("set A = --x 1 \\\n\t--y 2\n[guests]\n# c\n"
+        g, runs = read("set A = --x 1 \\ \r\n\t--y 2\n[guests]\n# c\n"
                        "one | i386 | check | $A\ntwo | deb-amd64 | - | --list a,\\\n  b\n"
                        "[runs]\nguest | @suites\nguest | two | two-b | t1,t2 | --z\n"
-                       "unit | - | - | cmd | $PY tests/unit/x.py\n")
+                       "unit | - | - | cmd | $PY tests/unit/test_screen.py\n")
         self.assertEqual(g["one"], ("i386", ["--x", "1", "--y", "2"], "check"))
         self.assertEqual(g["two"][1], ["--list", "a,b"])
         self.assertEqual([r[1:4] for r in runs], [("one", "one", "*"), ("two", "two-b", "t1,t2"),
@@ -51,7 +51,8 @@ class Matrix(unittest.TestCase):
         argv = guests.run_argv(runs[1])
         self.assertEqual(argv[1:8], ["--guest", "two", "--name", "two-b", "--test", "t1,t2", "--z"])
         self.assertEqual(argv[-1], os.path.join(TOP, "build", "logs", "two-b.log"))
-        self.assertEqual(guests.run_argv(runs[2])[0], sys.executable)
+        self.assertEqual(guests.run_argv(runs[2]),
+                         [sys.executable, os.path.join(TOP, "tests", "unit", "test_screen.py")])
 
     def test_mistakes_are_errors(self):
         bad = {"an unknown $NAME": "[guests]\none | i386 | check | $NOPE\n",
@@ -65,7 +66,9 @@ class Matrix(unittest.TestCase):
                                          "unit | one | - | cmd | ls\n",
                "a short row": "[guests]\none | i386\n",
                "a row before a section": "one | i386 | - |\n",
-               "@suites elsewhere": "[runs]\nsoak | @suites\n"}
+               "@suites elsewhere": "[runs]\nsoak | @suites\n",
+               "the file ending in a \\": "[guests]\none | i386 | - | --x \\\n",
+               "a comment inside a continued row": "[guests]\none | i386 | - | --x \\\n# no\n"}
         for what, text in bad.items():
             with self.subTest(what):
                 with self.assertRaises(guests.MatrixError):

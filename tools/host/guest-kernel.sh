@@ -6,7 +6,7 @@
 # directory is what `make -C DIR M=...` builds pvmap against, and its
 # pvmap-image is the image QEMU boots.
 #
-# Kernels (tools/host/pvmaplib/guests.py names the guests that boot them):
+# Kernels (tests/matrix.list names the guests that boot them):
 #   i386 x86_64             the project's debug kernels, Debian's linux-source-6.1
 #   i386-nohighmem          6.1, NOHIGHMEM and no PAE: 2-level paging
 #   i386-nohighmem-6.12-prod  6.12, NOHIGHMEM, without the debug options,

@@ -47,8 +47,10 @@ GUEST_CPU = "max,vendor=GenuineIntel,family=6,model=15"
 MATRIX = os.path.join(TOP, "tests", "matrix.list")
 # $NAME in the matrix that it does not set itself
 SOAK_SECONDS = os.environ.get("SOAK_SECONDS", "120")
+# a SOAK_SECONDS that is not a number fails make soak's guests, not every import
 BUILTINS = {"B": os.path.join(TOP, "build"), "PY": sys.executable,
-            "SOAK_SECONDS": SOAK_SECONDS, "SOAK_TIMEOUT": str(int(SOAK_SECONDS) + 300)}
+            "SOAK_SECONDS": SOAK_SECONDS,
+            "SOAK_TIMEOUT": str(int(SOAK_SECONDS) + 300) if SOAK_SECONDS.isdigit() else "0"}
 
 
 class MatrixError(ValueError):
@@ -60,11 +62,13 @@ def _rows(path):
     section, pending, start = None, "", 0
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
+            line = line.rstrip()  # a blank (or CR) after a \\ must not end the row there
             if not pending and (not line.strip() or line.lstrip().startswith("#")):
                 continue
             if not pending:
                 start = n
+            if pending and line.lstrip().startswith("#"):
+                raise MatrixError(f"{path}:{n}: a comment inside a continued row")
             if line.endswith("\\"):  # joined to the next line, its leading blanks dropped
                 pending += line[:-1] if not pending else line.lstrip()[:-1]
                 continue
@@ -78,6 +82,8 @@ def _rows(path):
                 yield start, "set", [name.strip(), words.strip()]
             else:
                 yield start, section, [c.strip() for c in line.split("|")]
+    if pending:
+        raise MatrixError(f"{path}:{start}: the file ends inside a continued row")
 
 
 def _expand(text, env, where):
@@ -140,9 +146,9 @@ def run_argv(run, log_dir=None):
     """The command of a [runs] row: a host program's, or run-guest's for a guest
     (its log in @log_dir, build/logs by default)."""
     target, guest, label, tests, args = run
-    if tests == "cmd":
-        prog = os.path.join(TOP, args[0])
-        return [prog if os.path.exists(prog) else args[0], *args[1:]]
+    if tests == "cmd":  # a path under TOP made absolute: the runner may run anywhere
+        return [os.path.join(TOP, a) if not a.startswith("-") and
+                os.path.exists(os.path.join(TOP, a)) else a for a in args]
     log_dir = log_dir or os.path.join(TOP, "build", "logs")
     return [os.path.join(TOP, "tools", "host", "run-guest"), "--guest", guest, "--name", label,
             *(["--test", tests] if tests != "*" else []), *args,

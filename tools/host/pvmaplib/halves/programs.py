@@ -90,7 +90,7 @@ class Bench(Frame, Trace):
     """Where each pass's bytes landed ('# pvmap-bench-verify:'), pvmap-hv's count
     of each PV pass's calls ('# pvmap-hv-bench:') and pvmap-drmfps's frames, into
     the console log for tools/host/bench-report, which judges them; the PTE trace
-    of a 1 MiB PWRITE next to the log (tests/check replays it)."""
+    of a 1 MiB PWRITE next to the log (tests/host/replay-traces replays it)."""
 
     def __init__(self, env, name):
         super().__init__(env, name)
