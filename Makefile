@@ -111,19 +111,11 @@ $(B)/%/init: tools/guest/init.c $(GUEST_LIB) | deps
 # the feature files are included by pvmap-tests.c (one harness per program)
 GUEST_TESTS := tests/guest/pvmap-tests.c tests/guest/pvmap-tests.h $(wildcard tests/guest/tests_*.c) \
 	tests/guest/suite.c tests/guest/suite.h tests/guest/result.h tests/guest/harness.h
-$(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) $(B)/gen/kernel_cases.h | deps
+$(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) guest/pvmap_test/pvmap_api_cases.h | deps
 	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) -I$(B)/gen -isystem $(KSFT_DIR) \
+	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) -isystem $(KSFT_DIR) \
 		$(if $(filter x86_64,$*),$(STUB_INC)) -o $@ $< tests/guest/suite.c \
 		tools/guest/lib/guest.c $(if $(filter x86_64,$*),$(STUB_SRC))
-
-# The guest's kernel_NAME tests (tests_kernel.c): one per line of the in-kernel
-# case table, so that a new case is written in one file. The catalog reads the
-# table with the same code, which fails on a line it cannot read.
-$(B)/gen/kernel_cases.h: guest/pvmap_test/pvmap_api_cases.c tools/host/test-catalog
-	@mkdir -p $(@D)
-	@tools/host/test-catalog --kernel-cases > $@.tmp
-	@mv $@.tmp $@
 
 $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)

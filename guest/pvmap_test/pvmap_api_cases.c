@@ -457,25 +457,14 @@ static int api_misuse(struct pvmap_test_ctx *ctx, unsigned int unused)
 }
 
 /*
- * The cases, by name: KUnit's suite runs each as a parameter, pvmap_test.ko's
- * PVMAP_TEST_API the one it is asked for by name. This table is also the
- * guest's list: the build turns each line into the guest test kernel_NAME
- * (tests/guest/tests_kernel.c), so a new case is one function and one line
- * here. A name fits in PVMAP_TEST_NAME_LEN with its NUL; the table ends with
- * a NULL name.
+ * The cases, by name (pvmap_api_cases.h, which the guest's suite reads too):
+ * KUnit's suite runs each as a parameter, pvmap_test.ko's PVMAP_TEST_API the
+ * one it is asked for by name. The table ends with a NULL name.
  */
+#define PVMAP_API_CASE(name, fn, arg) { #name, fn, arg },
 const struct pvmap_api_case pvmap_api_cases[] = {
-	{ "nested", api_nested },
-	{ "range1", api_range, 1 },
-	{ "range2", api_range, 2 },
-	{ "range16", api_range, 16 },
-	{ "rangemax", api_range, PVMAP_SLOTS_PER_CPU },
-	{ "stale", api_stale },
-	{ "sleepable4k", api_sleepable, PAGE_SIZE },
-	{ "sleepable64k", api_sleepable, PVMAP_POOL_WINDOW_SIZE },
-	{ "sleepable1m", api_sleepable, SZ_1M },
-	{ "misuse", api_misuse },
-	{ "pool_owner_large_maps", api_pool_owner_large_maps },
+#include "pvmap_api_cases.h"
+#undef PVMAP_API_CASE
 	{}
 };
 EXPORT_SYMBOL_NS_GPL(pvmap_api_cases, PVMAP_TEST);
