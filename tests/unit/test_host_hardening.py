@@ -793,9 +793,7 @@ def main():
         except Exception as e:  # noqa: BLE001 -- a test that breaks is a failure, never a pass
             c.failed.append(f"FAILED: {type(e).__name__}: {e}")
         w.add(name, not c.failed, *c.failed, *c.notes)
-    lines = w.lines()
-    print("\n".join(lines), flush=True)
-    return 0 if all(ok for ok, _, _ in w.results) else 1
+    return w.report()
 
 
 if __name__ == "__main__":
