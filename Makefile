@@ -258,14 +258,16 @@ AUDIT_SRC := $(addprefix tools/host/audit/,audit_qmp.c audit_json.c audit_info.c
 	audit_live.c audit_walk.c audit_ram.c)
 AUDIT_HDR := tools/host/audit/audit_parse.h tools/host/audit/audit_internal.h
 
-$(B)/host/pvmap-audit: tools/host/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+# the program: the audit, its command line, its report (audit_guest.h)
+AUDIT_MAIN := $(addprefix tools/host/audit/,pvmap-audit.c audit_cli.c audit_report.c)
+$(B)/host/pvmap-audit: $(AUDIT_MAIN) $(AUDIT_SRC) $(AUDIT_HDR) tools/host/audit/audit_guest.h
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -o $@ $< $(AUDIT_SRC)
+	gcc $(HOST_CFLAGS) -o $@ $(AUDIT_MAIN) $(AUDIT_SRC)
 
 # pvmap-audit under ASan + UBSan, against tests/unit/test_audit.py's fake QMP servers
-$(B)/unit/pvmap-audit-san: tools/host/audit/pvmap-audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+$(B)/unit/pvmap-audit-san: $(AUDIT_MAIN) $(AUDIT_SRC) $(AUDIT_HDR) tools/host/audit/audit_guest.h
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) -o $@ $< $(AUDIT_SRC)
+	gcc $(SAN_CFLAGS) -o $@ $(AUDIT_MAIN) $(AUDIT_SRC)
 
 # the parsers and the QMP reader, one KTAP test per behaviour (and for valgrind: _plain)
 $(B)/unit/test_audit: tests/unit/test_audit.c $(AUDIT_SRC) $(AUDIT_HDR)

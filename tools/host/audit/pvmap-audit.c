@@ -43,57 +43,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "audit_parse.h"
+#include "audit_guest.h"
 
-#define MAX_VCPUS		64
 #define MAX_LIVE_FILE		(64u << 20)
 
 /* what a guest may make the auditor hold; more is "could not check" (exit 2) */
-static size_t max_reply = 256u << 20;		/* --max-reply: bytes of one QMP reply */
-static size_t max_mappings = 1u << 22;		/* --max-mappings: aperture mappings */
-static size_t max_tables = 1u << 16;		/* --max-tables: page tables read, walked */
-static int reply_timeout_s = 120;		/* --timeout: seconds for one reply */
-static bool cross_check;			/* --cross-check: against `info tlb` */
-static uint64_t pat_msr;			/* --pat: the guest's PAT MSR */
-static bool pat_given;
-
-struct found {
-	struct tlb_entry e;
-	uint64_t vcpus;		/* bit i: the i-th vCPU of `info cpus` */
-	uint64_t overlap;	/* bytes of aperture it maps */
-	const char *kind;	/* "stale", "live", "user" */
-};
-
-/* What one vCPU's walk started from. */
-struct vcpu {
-	int cpl;			/* -1: not in `info registers` */
-	uint64_t cr3;
-	struct walk_roots roots;
-};
-
-struct guest {
-	const char *socket, *live_file;
-	uint64_t page_offset;			/* --page-offset; 0: inferred */
-	char error[512];
-	struct aperture ap[2 * AUDIT_MAX_APERTURES];
-	struct aperture given[AUDIT_MAX_APERTURES];	/* --aperture */
-	int nap, ngiven, ncpus;
-	struct phys_range ram[AUDIT_MAX_RAM];	/* where page tables are read */
-	int nram;
-	int cpu_index[MAX_VCPUS];
-	struct vcpu cpu[MAX_VCPUS];
-	int audited;				/* vCPUs walked */
-	unsigned long tables;			/* page tables read */
-	enum paging mode;
-	uint64_t top;				/* the first kernel address; 0: unknown */
-	const char *split;			/* how top was found */
-	struct live_range *live;
-	long nlive;
-	struct found *found;
-	size_t nfound, capfound;
-	size_t nstale, nlivemaps, nuser;
-	uint64_t bytes_stale, bytes_live, bytes_user;
-};
+size_t max_reply = 256u << 20;		/* --max-reply: bytes of one QMP reply */
+size_t max_mappings = 1u << 22;		/* --max-mappings: aperture mappings */
+size_t max_tables = 1u << 16;		/* --max-tables: page tables read, walked */
+int reply_timeout_s = 120;		/* --timeout: seconds for one reply */
+bool cross_check;			/* --cross-check: against `info tlb` */
+uint64_t pat_msr;			/* --pat: the guest's PAT MSR */
+bool pat_given;
 
 struct conn {
 	int fd;
@@ -650,7 +611,7 @@ static int learn_ram(struct guest *g, struct conn *c, const struct phys_range *b
 	return 0;
 }
 
-static int audit(struct guest *g)
+int audit(struct guest *g)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct conn c = { .fd = -1 };
@@ -755,221 +716,6 @@ out:
 	return rc;
 }
 
-/* @s as a JSON string: quoted, escaped, ASCII. */
-static void print_json_string(const char *s)
-{
-	char *q = json_quote(s, strlen(s), NULL);
-
-	fputs(q ? q : "null", stdout);
-	free(q);
-}
-
-/* @s for a terminal: control bytes as \xNN. */
-static void print_text(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-}
-
-static void print_vcpus(const struct guest *g, uint64_t mask)
-{
-	bool first = true;
-
-	for (int i = 0; i < g->ncpus && i < MAX_VCPUS; i++)
-		if (mask & (1ULL << i)) {
-			printf("%s%d", first ? "" : ",", g->cpu_index[i]);
-			first = false;
-		}
-}
-
-static void report(const struct guest *g, bool json, bool last)
-{
-	if (json) {
-		printf("{\"socket\": ");
-		print_json_string(g->socket);
-		printf(", \"error\": ");
-		if (g->error[0])
-			print_json_string(g->error);
-		else
-			printf("null");
-		printf(", \"vcpus\": %d, \"paging\": ", g->ncpus);
-		if (g->split)
-			printf("\"%s\", \"user_top\": %" PRIu64 ", \"split\": \"%s\"",
-			       paging_name(g->mode), g->top, g->split);
-		else
-			printf("null, \"user_top\": null, \"split\": null");
-		printf(", \"apertures\": [");
-		for (int a = 0; a < g->nap; a++)
-			printf("%s{\"kind\": \"%s\", \"bar\": %d, \"start\": %" PRIu64
-			       ", \"end\": %" PRIu64 "}", a ? ", " : "", g->ap[a].kind,
-			       g->ap[a].bar, g->ap[a].start, g->ap[a].end);
-		printf("], \"cpus\": [");
-		for (int i = 0; i < g->audited; i++) {
-			const struct vcpu *v = &g->cpu[i];
-
-			printf("%s{\"cpu\": %d, \"cpl\": ", i ? ", " : "", g->cpu_index[i]);
-			if (v->cpl >= 0)
-				printf("%d", v->cpl);
-			else
-				printf("null");
-			printf(", \"cr3\": %" PRIu64 ", \"pti\": %s, \"xen_pv_user\": %s, "
-			       "\"pti_unpaired\": %s, \"user_only\": %s, \"tables\": [", v->cr3,
-			       v->roots.pti ? "true" : "false", v->roots.xen_pv ? "true" : "false",
-			       v->roots.pti_unpaired ? "true" : "false",
-			       v->roots.user_only ? "true" : "false");
-			for (int r = 0; r < v->roots.n; r++)
-				printf("%s%" PRIu64, r ? ", " : "", v->roots.addr[r]);
-			printf("]}");
-		}
-		printf("], \"table_reads\": %lu, \"mappings\": [", g->tables);
-		for (size_t i = 0; i < g->nfound; i++) {
-			const struct found *f = &g->found[i];
-
-			printf("%s{\"va\": %" PRIu64 ", \"pa\": %" PRIu64 ", \"size\": %" PRIu64
-			       ", \"aperture_bytes\": %" PRIu64 ", \"flags\": ", i ? ", " : "",
-			       f->e.va, f->e.pa, f->e.size, f->overlap);
-			print_json_string(f->e.flags);
-			printf(", \"pat\": %d, \"memtype\": ", f->e.pat);
-			if (pat_given)
-				printf("\"%s\"", pat_type(pat_msr, f->e.pat));
-			else
-				printf("null");
-			printf(", \"kind\": \"%s\", \"vcpus\": [", f->kind ? f->kind : "unclassified");
-			print_vcpus(g, f->vcpus);
-			printf("]}");
-		}
-		printf("], \"stale\": %zu, \"live\": %zu, \"user\": %zu, \"aperture_bytes\": "
-		       "{\"stale\": %" PRIu64 ", \"live\": %" PRIu64 ", \"user\": %" PRIu64 "}}%s\n",
-		       g->nstale, g->nlivemaps, g->nuser, g->bytes_stale, g->bytes_live,
-		       g->bytes_user, last ? "" : ",");
-		return;
-	}
-	printf("guest ");
-	print_text(stdout, g->socket);
-	printf(":\n");
-	if (g->error[0]) {
-		printf("  could not audit: ");
-		print_text(stdout, g->error);
-		printf("\n");
-		return;
-	}
-	for (int a = 0; a < g->nap; a++) {
-		if (g->ap[a].bar < 0)
-			printf("  range given with --aperture");
-		else
-			printf("  aperture %s BAR%d", g->ap[a].kind, g->ap[a].bar);
-		printf(": %#" PRIx64 "-%#" PRIx64 " (%" PRIu64 " MiB)\n", g->ap[a].start,
-		       g->ap[a].end, (g->ap[a].end - g->ap[a].start + 1) >> 20);
-	}
-	for (size_t i = 0; i < g->nfound; i++) {
-		const struct found *f = &g->found[i];
-
-		if (strcmp(f->kind, "stale"))
-			continue;
-		printf("  STALE: va %#" PRIx64 " -> pa %#" PRIx64 " flags %s", f->e.va, f->e.pa,
-		       f->e.flags);
-		if (pat_given)
-			printf(" %s", pat_type(pat_msr, f->e.pat));
-		if (f->e.size != TLB_4K)
-			printf(" (a %" PRIu64 " KiB page, %" PRIu64 " KiB of it aperture)",
-			       f->e.size >> 10, f->overlap >> 10);
-		printf(" on vCPU ");
-		print_vcpus(g, f->vcpus);
-		printf("\n");
-	}
-	printf("  %d vCPUs audited: %zu stale, %zu live (pvmap's), %zu user mapping(s) of "
-	       "aperture pages\n", g->ncpus, g->nstale, g->nlivemaps, g->nuser);
-}
-
-static int usage(FILE *f)
-{
-	fprintf(f, "usage: pvmap-audit [--json] [--max-reply BYTES] [--max-mappings N] [--max-tables N]\n"
-		   "                   [--timeout S] [--pat PAT] [--cross-check]\n"
-		   "                   [--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET\n"
-		   "                   [[--live FILE] [--aperture BASE:SIZE] [--page-offset ADDR] SOCKET ...]\n"
-		   "--live, --aperture (repeatable) and --page-offset (i386: the kernel's PAGE_OFFSET,\n"
-		   "else inferred from its direct map) apply to the SOCKET that follows them.\n"
-		   "--max-reply (default %zu), --max-mappings (default %zu),\n"
-		   "--max-tables (page tables read, and walked for one vCPU; default %zu) and\n"
-		   "--timeout (seconds for one reply, default %d) bound what a guest can make\n"
-		   "pvmap-audit hold or wait for.\n"
-		   "--pat: the guests' PAT MSR, as its value or the eight types their kernel logs\n"
-		   "(\"WB WC UC- UC WB WP UC- WT\"), for each mapping's memory type.\n"
-		   "--cross-check: each vCPU's walk of the tables its CR3 points at against QEMU's\n"
-		   "`info tlb` (a quiet guest: its tables must not change meanwhile).\n"
-		   "Page tables are read from guest RAM alone (`info mtree`, less every BAR).\n"
-		   "Exit status: 0 clean, 1 stale mappings found, 2 could not check (a page table\n"
-		   "that cannot be read or is not in guest RAM, a bound hit, a reply cut short,\n"
-		   "malformed or unexpected, no paging, no aperture, ...).\n",
-		max_reply, max_mappings, max_tables, reply_timeout_s);
-	return f == stdout ? 0 : 2;
-}
-
-/* A number for an option: 0 and *v, or -1. */
-static int number(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
-}
-
-/*
- * --max-reply, --max-mappings, --max-tables, --timeout or --page-offset @opt, its value
- * @arg (NULL: none): 0, or -1 (said) when it is bad.
- */
-static int number_option(const char *opt, const char *arg, uint64_t *page_offset)
-{
-	uint64_t v;
-
-	if (!arg || number(arg, &v) || !v ||
-	    (!strcmp(opt, "--timeout") && v > 86400) ||
-	    (!strcmp(opt, "--max-tables") && v > (1u << 24)) ||
-	    (!strcmp(opt, "--page-offset") && (v >> 32 || v & 0xfff))) {
-		fprintf(stderr, "pvmap-audit: bad %s\n", opt);
-		return -1;
-	}
-	if (!strcmp(opt, "--max-reply"))
-		max_reply = v;
-	else if (!strcmp(opt, "--max-mappings"))
-		max_mappings = v;
-	else if (!strcmp(opt, "--max-tables"))
-		max_tables = v;
-	else if (!strcmp(opt, "--timeout"))
-		reply_timeout_s = (int)v;
-	else
-		*page_offset = v;
-	return 0;
-}
-
-/* --aperture BASE:SIZE @arg (NULL: none) added to @given: 0, or -1 when bad. */
-static int aperture_option(const char *arg, struct aperture *given, int *ngiven)
-{
-	uint64_t base, size;
-	char *end;
-
-	if (!arg || *ngiven == AUDIT_MAX_APERTURES)
-		return -1;
-	base = strtoull(arg, &end, 0);
-	if (*end != ':')
-		return -1;
-	size = strtoull(end + 1, &end, 0);
-	if (*end || !size || base + size - 1 < base) {
-		fprintf(stderr, "pvmap-audit: bad aperture %s\n", arg);
-		return -1;
-	}
-	given[(*ngiven)++] = (struct aperture){
-		.bar = -1, .start = base, .end = base + size - 1, .kind = "given",
-	};
-	return 0;
-}
-
 /* Audit and report each of the @n guests: the exit status. */
 static int audit_all(struct guest *g, int n, bool json)
 {
@@ -997,62 +743,6 @@ static int audit_all(struct guest *g, int n, bool json)
 	if (json)
 		printf("], \"stale\": %zu, \"failed\": %d}\n", stale, failed);
 	return failed ? 2 : stale ? 1 : 0;
-}
-
-/*
- * The command line into @g (a guest for each SOCKET), *n and *json: 0; 1
- * for --help; -1 when it is bad (said on stderr, with the usage).
- */
-static int parse_args(int argc, char **argv, struct guest *g, int *n, bool *json)
-{
-	struct aperture given[AUDIT_MAX_APERTURES] = { { 0 } };
-	const char *live = NULL;
-	uint64_t page_offset = 0;
-	int ngiven = 0;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (!strcmp(argv[i], "--json")) {
-			*json = true;
-		} else if (!strcmp(argv[i], "--cross-check")) {
-			cross_check = true;
-		} else if (!strcmp(argv[i], "--pat")) {
-			if (++i == argc || pat_parse(argv[i], &pat_msr)) {
-				fprintf(stderr, "pvmap-audit: bad --pat\n");
-				return -1;
-			}
-			pat_given = true;
-		} else if (!strcmp(argv[i], "--live")) {
-			if (++i == argc)
-				return -1;
-			live = argv[i];
-		} else if (!strcmp(argv[i], "--max-reply") || !strcmp(argv[i], "--max-mappings") ||
-			   !strcmp(argv[i], "--max-tables") || !strcmp(argv[i], "--timeout") ||
-			   !strcmp(argv[i], "--page-offset")) {
-			const char *opt = argv[i];
-
-			if (number_option(opt, ++i == argc ? NULL : argv[i], &page_offset))
-				return -1;
-		} else if (!strcmp(argv[i], "--aperture")) {
-			if (aperture_option(++i == argc ? NULL : argv[i], given, &ngiven))
-				return -1;
-		} else if (argv[i][0] == '-') {
-			fprintf(stderr, "pvmap-audit: unknown option %s\n", argv[i]);
-			return -1;
-		} else {
-			g[*n].socket = argv[i];
-			g[*n].live_file = live;
-			g[*n].page_offset = page_offset;
-			memcpy(g[*n].given, given, sizeof(given));
-			g[*n].ngiven = ngiven;
-			live = NULL;
-			page_offset = 0;
-			ngiven = 0;
-			(*n)++;
-		}
-	}
-	return *n ? 0 : -1;
 }
 
 int main(int argc, char **argv)
