@@ -217,13 +217,17 @@ $(B)/host/pvstub-replay: tools/host/pvstub-replay.c $(B)/host/libpvstub.a $(STUB
 	gcc $(HOST_CFLAGS) $(STUB_INC) -o $@ $< $(B)/host/libpvstub.a
 
 # Kernel C needs GNU C (statement expressions): gnu11 for the shimmed build.
-$(B)/unit/test_stub: tests/unit/test_stub.c $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
+# the stub's own tests, and the slot core's against interrupts and misuse
+TEST_STUB := tests/unit/test_stub.c tests/unit/test_stub_core.c
+$(B)/unit/test_stub: $(TEST_STUB) tests/unit/test_stub.h $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
-	gcc $(subst -std=c11,-std=gnu11,$(SAN_CFLAGS)) $(CORE_INC) -o $@ $< $(STUB_SRC) $(CORE_SRC)
+	gcc $(subst -std=c11,-std=gnu11,$(SAN_CFLAGS)) $(CORE_INC) -Itests/unit -o $@ $(TEST_STUB) \
+		$(STUB_SRC) $(CORE_SRC)
 
-$(B)/unit/test_stub_plain: tests/unit/test_stub.c $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
+$(B)/unit/test_stub_plain: $(TEST_STUB) tests/unit/test_stub.h $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
-	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CORE_INC) -o $@ $< $(STUB_SRC) $(CORE_SRC)
+	gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $(CORE_INC) -Itests/unit -o $@ $(TEST_STUB) \
+		$(STUB_SRC) $(CORE_SRC)
 
 $(B)/fuzz/fuzz_decoders: tests/fuzz/fuzz_decoders.c $(STUB_SRC) $(STUB_HDR) | deps
 	@mkdir -p $(@D)
