@@ -333,9 +333,9 @@ $(B)/unit/test_xen_fidelity_plain: tests/unit/test_xen_fidelity.c $(STUB_SRC) \
 
 # pvmap-hv's request path as a guest drives it: ASan+UBSan, valgrind, and 32-bit
 # (static, for qemu-i386-static) where a count times a size can wrap
-HV_TEST_DEPS := tests/unit/test_hv_daemon.c $(HV_SRC) $(STUB_SRC) $(STUB_HDR) \
-	include/uapi/pvmap_hv.h
-HV_TEST_SRC := tests/unit/test_hv_daemon.c $(HV_SRC) $(STUB_SRC)
+HV_TEST_DEPS := tests/unit/test_hv_daemon.c tests/unit/test_hv_replay.c tests/unit/test_hv_daemon.h \
+	$(HV_SRC) $(STUB_SRC) $(STUB_HDR) include/uapi/pvmap_hv.h
+HV_TEST_SRC := tests/unit/test_hv_daemon.c tests/unit/test_hv_replay.c $(HV_SRC) $(STUB_SRC)
 
 $(B)/unit/test_hv_daemon: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
