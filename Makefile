@@ -274,13 +274,15 @@ $(B)/unit/pvmap-audit-san: $(AUDIT_MAIN) $(AUDIT_SRC) $(AUDIT_HDR) tools/host/au
 	gcc $(SAN_CFLAGS) -o $@ $(AUDIT_MAIN) $(AUDIT_SRC)
 
 # the parsers and the QMP reader, one KTAP test per behaviour (and for valgrind: _plain)
-$(B)/unit/test_audit: tests/unit/test_audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+# (test_audit.c: the reader, JSON, monitor text; _tlb.c: info tlb and the walk; _ram.c: guest RAM)
+TEST_AUDIT := $(addprefix tests/unit/,test_audit.c test_audit_tlb.c test_audit_ram.c)
+$(B)/unit/test_audit: $(TEST_AUDIT) tests/unit/test_audit.h $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) -Itools/host/audit $(UNIT_INC) -o $@ $< $(AUDIT_SRC)
+	gcc $(SAN_CFLAGS) -Itools/host/audit $(UNIT_INC) -o $@ $(TEST_AUDIT) $(AUDIT_SRC)
 
-$(B)/unit/test_audit_plain: tests/unit/test_audit.c $(AUDIT_SRC) $(AUDIT_HDR)
+$(B)/unit/test_audit_plain: $(TEST_AUDIT) tests/unit/test_audit.h $(AUDIT_SRC) $(AUDIT_HDR)
 	@mkdir -p $(@D)
-	gcc $(HOST_CFLAGS) -g -Itools/host/audit $(UNIT_INC) -o $@ $< $(AUDIT_SRC)
+	gcc $(HOST_CFLAGS) -g -Itools/host/audit $(UNIT_INC) -o $@ $(TEST_AUDIT) $(AUDIT_SRC)
 
 $(B)/fuzz/fuzz_audit: tools/host/audit/fuzz_audit.c $(AUDIT_SRC) $(AUDIT_HDR) | deps
 	@mkdir -p $(@D)
