@@ -9,8 +9,9 @@ subclass registered under the test's name (@host_half("memtype_wc")):
 answers a handshake, `finish()` runs once the guest has stopped, and `check()`
 records what the host found. The runner (tools/host/run-guest) knows no test:
 a Dispatcher hands the lines and handshakes to the half of the test in
-progress, and merge() folds each half's checks into that test's one KTAP
-result: ok only when the guest's result is ok and every host check passed.
+progress, and finish() gives each test's verdict, which ktap.Document.merge_host()
+folds into that test's one KTAP result: ok only when the guest's result is ok
+and every host check passed.
 
 This package is the machinery, the actions halves share (actions.py), the
 halves a test and a program share (bases.py) and the programs' own halves
@@ -22,6 +23,8 @@ import os
 import re
 import sys
 
+from .. import ktap
+
 REGISTRY = {}  # guest test name: its HostHalf subclass
 REGISTERED_IN = {}  # guest test name: the module that registered its half
 
@@ -29,13 +32,6 @@ HOST_LINE = re.compile(r"# pvmap-host: (\S+) ?(.*)")  # anywhere: a kernel messa
 SYNC_LINE = re.compile(r"^pvmap-sync: (\S+)")
 # the kselftest harness: "#  RUN           FIXTURE.NAME ..."; the name is after the last '.'
 RUN_LINE = re.compile(r"^#\s+RUN\s+(\S+)")
-RESULT_LINE = re.compile(r"^(not ok|ok) (\d+) (\S+)(?:\s+#\s*(\S*)(.*))?")
-TOTALS_LINE = re.compile(r"^# Totals: ")
-
-
-def test_name(word):
-    """FIXTURE.NAME -> NAME; NAME stays NAME."""
-    return word.rsplit(".", 1)[-1]
 
 
 def kv(text):
@@ -154,7 +150,7 @@ class Dispatcher:
         m = RUN_LINE.match(line)
         if m:
             self.run_seen = True
-            self.start(test_name(m.group(1)))
+            self.start(ktap.test_name(m.group(1)))
             return
         m = HOST_LINE.search(line)
         if m:
@@ -166,9 +162,9 @@ class Dispatcher:
             for h in self.segment:
                 h.line(*m.groups())
             return
-        m = RESULT_LINE.match(line)
-        if m and self.fallback():
-            name = test_name(m.group(3))
+        r = ktap.result(line)
+        if r and self.fallback():
+            name = r.name
             if name in REGISTRY and not any(isinstance(h, REGISTRY[name]) for h in self.segment):
                 self.segment.append(REGISTRY[name](self.env, name))
             for h in self.segment:
@@ -215,46 +211,6 @@ def fallback_class(tag):
     answer it, the one that answers the fewest (the plainest); HostHalf if none."""
     owners = [cls for cls in dict.fromkeys(REGISTRY.values()) if tag in cls.tags()]
     return min(owners, key=lambda c: len(c.tags()), default=HostHalf)
-
-
-def merge(lines, verdicts):
-    """The guest's KTAP @lines with each test's host verdict folded into its result.
-    @verdicts: {name: ('pass'|'fail'|'none', diagnostics)}. Returns (lines, names
-    merged); '# Totals:' lines are recounted."""
-    out, merged = [], set()
-    counts = [0, 0, 0]  # pass, fail, skip
-    failed_before = 0  # the results that failed before the merge
-    # failures the totals count beyond the result lines ("guest stopped before its
-    # totals": ktap.guest_document() counts that as one): kept
-    extra = 0
-    for line in lines:
-        m = RESULT_LINE.match(line)
-        if TOTALS_LINE.match(line):
-            f = re.search(r"\bfail:(\d+)", line)
-            extra = int(f.group(1)) if f else 0
-            continue
-        if not m:
-            out.append(line)
-            continue
-        ok, num, word, directive = m.group(1) == "ok", m.group(2), m.group(3), m.group(4) or ""
-        ok = ok and directive.upper() != "XPASS"  # kselftest's: passed when it should not
-        failed_before += not ok
-        skip = ok and directive.upper() == "SKIP"
-        name = test_name(word)
-        if name in verdicts:
-            merged.add(name)
-            status, diags = verdicts[name]
-            out += [f"# {d}" for d in diags if not (skip and status == "none")]
-            if ok and (status == "fail" or (status == "none" and not skip)):
-                ok, skip = False, False
-                line = f"not ok {num} {word}"
-        counts[2 if skip else 0 if ok else 1] += 1
-        out.append(line)
-    if any(TOTALS_LINE.match(ln) for ln in lines):
-        extra = max(0, extra - failed_before)
-        out.append(f"# Totals: pass:{counts[0]} fail:{counts[1] + extra} skip:{counts[2]} "
-                   f"total:{sum(counts) + extra}")
-    return out, merged
 
 
 TESTS = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
