@@ -121,10 +121,23 @@ $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tools/guest/lib/guest.c
 
-$(B)/%/pvmap-drm-tests: tests/guest/pvmap-drm-tests.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h \
+# pvmap-drm-tests: one harness program per feature (tests/guest/drm/features.h), its
+# main() renamed and the harness's globals (kselftest_harness.h of 6.12 defines these;
+# one more would fail the link: defined twice) made its own, linked with the runner
+HARNESS_GLOBALS := _fixture_global __active_test __run_test __wait_for_test
+DRM_FEATURES := $(shell sed -n 's/^DRM_FEATURE(\(.*\))$$/\1/p' tests/guest/drm/features.h)
+DRM_TESTS_SRC := $(wildcard tests/guest/drm/*.[ch])
+$(B)/%/pvmap-drm-tests: $(DRM_TESTS_SRC) $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h \
 		tests/guest/result.h tests/guest/harness.h | deps
-	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) -o $@ $< tools/guest/lib/guest.c
+	@mkdir -p $(@D)/drm
+	@for f in $(DRM_FEATURES); do \
+		echo "  CC      $(@D)/drm/drm_$$f.o"; \
+		$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) \
+			-Dmain=drm_$${f}_main -c -o $(@D)/drm/drm_$$f.o tests/guest/drm/drm_$$f.c && \
+		objcopy $(HARNESS_GLOBALS:%=--localize-symbol=%) $(@D)/drm/drm_$$f.o || exit 1; done
+	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) -o $@ \
+		tests/guest/drm/pvmap-drm-tests.c tests/guest/drm/drm_common.c \
+		$(DRM_FEATURES:%=$(@D)/drm/drm_%.o) tools/guest/lib/guest.c
 
 # the libdrm client: static, as every guest program (libdrm-dev ships libdrm.a)
 $(B)/%/pvmap-drmfps: tools/guest/pvmap-drmfps.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h | deps

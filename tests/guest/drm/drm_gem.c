@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap-drm-tests, its memory: dumb buffers through their life, VRAM beyond
+ * vmalloc's reach, mmap (private refused, the head unmapped), and the clear
+ * of a large buffer that lets others run.
+ * A harness program of its own: pvmap-drm-tests.c runs it (features.h).
+ */
+#define _GNU_SOURCE
+#include "drm_tests.h"
+
+/*
+ * 1000 buffers made, mapped, written, read back and destroyed: each one
+ * zeroed when made, the allocator back where it started at the end.
+ */
+PVMAP_TEST(drm_dumb_lifecycle)
+{
+	long long used = drm_stat("vram_used: "), buffers = drm_stat("buffers: ");
+	int fd, ret = 0, i;
+	struct dumb b;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < 1000 && !ret; i++) {
+		uint32_t w = 8 + (i * 37) % 600, h = 1 + (i * 53) % 300;
+		uint64_t bad;
+
+		ret = dumb_create(fd, w, h, &b);
+		if (ret) {
+			ret = fail("buffer %d (%ux%u): %s", i, w, h, strerror(-ret));
+			break;
+		}
+		for (uint64_t off = 0; off < b.size && !ret; off += PAGE)
+			if (b.map[off] || b.map[b.size - 1])
+				ret = fail("buffer %d at VRAM %#llx: old bytes at %#llx", i,
+					   (unsigned long long)b.offset, (unsigned long long)off);
+		pvmap_pattern_fill(b.map, b.size, 0xd0d0 + i, 0);
+		bad = pvmap_pattern_check(b.map, b.size, 0xd0d0 + i, 0);
+		if (!ret && bad != b.size)
+			ret = fail("buffer %d: byte %#llx read back wrong", i,
+				   (unsigned long long)bad);
+		if (dumb_destroy(fd, &b) && !ret)
+			ret = fail("DESTROY_DUMB %d: %s", i, strerror(errno));
+	}
+	close(fd);
+	printf("# %d buffers; VRAM used %lld -> %lld bytes, buffers %lld -> %lld\n", i, used,
+	       drm_stat("vram_used: "), buffers, drm_stat("buffers: "));
+	if (!ret && (drm_stat("vram_used: ") != used || drm_stat("buffers: ") != buffers))
+		ret = fail("the VRAM allocator did not come back to where it started");
+	return ret;
+}
+
+/*
+ * Hostile sources for the kernel's upload into @b: user memory never
+ * touched (each page faults inside pvmap's atomic map) at an odd address,
+ * whose zeroes must land; then a source whose second page is unreadable:
+ * EFAULT, and no oops. 0 or -1.
+ */
+static int upload_faults(int fd, struct dumb *b)
+{
+	uint8_t *src = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct drm_pvmap_drm_upload up = { .handle = b->handle, .width = b->pitch / 4,
+					   .height = 1, .stride = b->pitch };
+	int ret = 0;
+
+	if (src == MAP_FAILED)
+		return fail("mmap: %s", strerror(errno));
+	memset(b->map, 0xa5, b->pitch);
+	up.data = (uintptr_t)(src + 3);
+	if (ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up))
+		ret = fail("UPLOAD from untouched memory at an odd address: %s", strerror(errno));
+	for (uint32_t i = 0; !ret && i < b->pitch; i++)
+		if (b->map[i])
+			ret = fail("UPLOAD from untouched memory: byte %u is %#x, not 0", i,
+				   b->map[i]);
+	mprotect(src + PAGE, PAGE, PROT_NONE);
+	up.data = (uintptr_t)(src + PAGE - 100);
+	if (!ret && (!ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up) || errno != EFAULT))
+		ret = fail("UPLOAD from partly unreadable memory: %s, not EFAULT",
+			   strerror(errno));
+	munmap(src, 3 * PAGE);
+	if (!ret)
+		printf("# UPLOAD from untouched memory at an odd address: zeroes landed; from "
+		       "partly unreadable memory: EFAULT\n");
+	return ret;
+}
+
+/*
+ * Buffers over the whole VRAM, more than vmalloc space could map on i386:
+ * each written through its mmap (the last also through the kernel's upload
+ * path) and read back, then checked by the host in VRAM with pmemsave.
+ */
+PVMAP_TEST(drm_vram_beyond_vmalloc)
+{
+	static struct dumb bufs[128];
+	long long vram = drm_stat("vram_size: ");
+	char meminfo[4096], *at;
+	uint64_t top = 0, vmalloc_kib = 0;
+	int fd, n = 0, ret = 0;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (guest_read_file("/proc/meminfo", meminfo, sizeof(meminfo)) > 0 &&
+	    (at = strstr(meminfo, "VmallocTotal:")))
+		vmalloc_kib = strtoull(at + 13, NULL, 10);
+	while (n < 128) {
+		struct dumb *b = &bufs[n];
+		int err = dumb_create(fd, 1920, 1080, b);
+
+		if (err == -ENOMEM || err == -ENOSPC)
+			break;
+		if (err) {
+			ret = fail("buffer %d: %s", n, strerror(-err));
+			break;
+		}
+		/* first and last page: the host reads those */
+		pvmap_pattern_fill(b->map, PAGE, 0xbeef0000 + n, 0);
+		pvmap_pattern_fill(b->map + b->size - PAGE, PAGE, 0xbeef0000 + n, b->size - PAGE);
+		if (b->offset + b->size > top)
+			top = b->offset + b->size;
+		n++;
+	}
+	if (!ret && n) {
+		/* the last buffer's first line again, through the kernel's upload */
+		struct dumb *b = &bufs[n - 1];
+		uint8_t *line = malloc(b->pitch);
+		struct drm_pvmap_drm_upload up = { .handle = b->handle, .width = b->pitch / 4,
+						   .height = 1, .stride = b->pitch,
+						   .data = (uintptr_t)line };
+
+		pvmap_pattern_fill(line, b->pitch, 0x10ad, 0);
+		if (ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up))
+			ret = fail("UPLOAD into the buffer at %#llx: %s",
+				   (unsigned long long)b->offset, strerror(errno));
+		else if (pvmap_pattern_check(b->map, b->pitch, 0x10ad, 0) != b->pitch)
+			ret = fail("the upload at VRAM %#llx does not read back",
+				   (unsigned long long)b->offset);
+		if (!ret)
+			ret = upload_faults(fd, b);
+		/* the host expects the mmap's pattern there: write it back */
+		pvmap_pattern_fill(b->map, PAGE, 0xbeef0000 + n - 1, 0);
+		free(line);
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		struct dumb *b = &bufs[i];
+
+		if (pvmap_pattern_check(b->map, PAGE, 0xbeef0000 + i, 0) != PAGE ||
+		    pvmap_pattern_check(b->map + b->size - PAGE, PAGE, 0xbeef0000 + i,
+					b->size - PAGE) != PAGE)
+			ret = fail("buffer %d at VRAM %#llx does not read back", i,
+				   (unsigned long long)b->offset);
+		printf("# pvmap-host: drm-bo off=%#llx size=%#llx seed=%#x\n",
+		       (unsigned long long)b->offset, (unsigned long long)b->size, 0xbeef0000 + i);
+	}
+	printf("# %d buffers of 1920x1080, VRAM %#llx of %#llx used up to; vmalloc space %llu MiB\n",
+	       n, (unsigned long long)top, vram, (unsigned long long)vmalloc_kib >> 10);
+	if (!ret && !guest_host_sync("drm-vram"))
+		ret = fail("host did not acknowledge");
+	for (int i = 0; i < n; i++)
+		dumb_destroy(fd, &bufs[i]);
+	close(fd);
+	if (!ret && top + 2 * bufs[0].size < (uint64_t)vram)
+		ret = fail("the buffers stop at %#llx of %#llx", (unsigned long long)top, vram);
+#ifdef __i386__
+	/* the point on i386: more than a whole-BAR ioremap could ever have mapped */
+	if (!ret && (!vmalloc_kib || top <= vmalloc_kib * 1024))
+		ret = fail("VRAM used (%#llx) is no more than vmalloc space", (unsigned long long)top);
+#endif
+	return ret;
+}
+
+/* DRM_IOCTL_MODE_MAP_DUMB's fake offset of @handle; 0 when it fails. */
+static uint64_t map_dumb_offset(int fd, uint32_t handle)
+{
+	struct drm_mode_map_dumb m = { .handle = handle };
+
+	return ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m) ? 0 : m.offset;
+}
+
+/*
+ * Any process that can open the card may ask for a private mapping of a
+ * dumb buffer: copy-on-write, of VRAM pfns that have no page to copy.
+ * The core BUG()s on a fault in such a vma; the driver must refuse the
+ * mmap itself (EINVAL, as the shmem and TTM helpers do), readable or not.
+ */
+PVMAP_TEST(drm_mmap_private_refused)
+{
+	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE };
+	struct dumb b;
+	uint64_t off;
+	int fd, ret = 0;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (dumb_create(fd, 64, 64, &b)) {
+		close(fd);
+		return fail("CREATE_DUMB: %s", strerror(errno));
+	}
+	off = map_dumb_offset(fd, b.handle);
+	for (unsigned int i = 0; !ret && i < sizeof(prots) / sizeof(prots[0]); i++) {
+		volatile uint8_t *p = mmap(NULL, PAGE, prots[i], MAP_PRIVATE, fd, off);
+
+		if (p != MAP_FAILED) {
+			ret = fail("mmap(%s, MAP_PRIVATE) of a dumb buffer succeeded; reading it "
+				   "next", i ? "PROT_READ | PROT_WRITE" : "PROT_READ");
+			/* the attack: the old driver's kernel dies here */
+			guest_touch(p, false);
+			munmap((void *)p, PAGE);
+		} else if (errno != EINVAL) {
+			ret = fail("mmap(MAP_PRIVATE): %s, not EINVAL", strerror(errno));
+		}
+	}
+	/* the shared mapping still works beside the refusals */
+	memset(b.map, 0x3c, PAGE);
+	if (!ret && (b.map[0] != 0x3c || b.map[PAGE - 1] != 0x3c))
+		ret = fail("the shared mapping reads %#x, not 0x3c", b.map[0]);
+	if (!ret)
+		printf("# mmap(MAP_PRIVATE) of a dumb buffer: EINVAL for PROT_READ and "
+		       "PROT_READ | PROT_WRITE; MAP_SHARED works\n");
+	dumb_destroy(fd, &b);
+	close(fd);
+	return ret;
+}
+
+/*
+ * munmap() of a mapping's head moves its start, not the buffer's pages:
+ * the pages left must still be the buffer's own at their offsets.
+ */
+PVMAP_TEST(drm_mmap_head_unmapped)
+{
+	struct dumb b;
+	uint8_t *map;
+	int fd, ret = 0;
+
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	if (dumb_create(fd, 256, 64, &b)) {	/* 16 pages */
+		close(fd);
+		return fail("CREATE_DUMB: %s", strerror(errno));
+	}
+	for (uint64_t pg = 0; pg < b.size / PAGE; pg++)
+		memset(b.map + pg * PAGE, (int)(0x40 + pg), PAGE);
+	munmap(b.map, b.size);
+	map = mmap(NULL, b.size, PROT_READ, MAP_SHARED, fd, map_dumb_offset(fd, b.handle));
+	b.map = NULL;
+	if (map == MAP_FAILED) {
+		ret = fail("mmap: %s", strerror(errno));
+		goto out;
+	}
+	/* nothing faulted in yet: every page left faults after the head goes */
+	munmap(map, 4 * PAGE);
+	for (uint64_t pg = 4; !ret && pg < b.size / PAGE; pg++)
+		if (map[pg * PAGE] != (uint8_t)(0x40 + pg))
+			ret = fail("page %llu of the buffer reads %#x, page %u's byte",
+				   (unsigned long long)pg, map[pg * PAGE],
+				   map[pg * PAGE] - 0x40);
+	munmap(map + 4 * PAGE, b.size - 4 * PAGE);
+	if (!ret)
+		printf("# after munmap() of 4 head pages: the other %llu pages are the "
+		       "buffer's own\n", (unsigned long long)(b.size / PAGE - 4));
+out:
+	dumb_destroy(fd, &b);
+	close(fd);
+	return ret;
+}
+
+/* A thread that reads pvmap_drm's "pages:" counter over and over, from the clear's CPU. */
+struct clear_watch {
+	pthread_t thread;
+	long long lo, hi;	/* counts strictly inside the clear, not at its ends */
+	long long seen;		/* such a count it read, or -1 */
+	long long reads;
+	int cpu;
+	bool started, stop;
+};
+
+static void *clear_watch_run(void *arg)
+{
+	struct clear_watch *w = arg;
+
+	w->cpu = sched_getcpu();
+	__atomic_store_n(&w->started, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		long long pages = drm_stat("pages: ");
+
+		w->reads++;
+		if (w->seen < 0 && pages > w->lo && pages < w->hi)
+			w->seen = pages;
+	}
+	return NULL;
+}
+
+/*
+ * A 256 MiB buffer's clear at CREATE_DUMB is 65536 pages, 4096 atomic
+ * range maps in one loop of the ioctl. A thread of this process on the
+ * same CPU (SCHED_OTHER, runnable throughout) reads the counter of pages
+ * those maps covered; it must read one from the middle of the clear (from
+ * an eighth to seven eighths of it), that is, run while the ioctl runs. On
+ * a kernel without preemption (the project's: PREEMPT_NONE; Debian's:
+ * voluntary) only the loop's cond_resched() lets it. No speed is asserted.
+ */
+PVMAP_TEST(drm_clear_resched)
+{
+	struct drm_mode_create_dumb c = { .width = 8192, .height = 8192, .bpp = 32 };
+	struct drm_mode_destroy_dumb d = { 0 };
+	struct clear_watch w = { .seen = -1, .cpu = -1 };
+	long long before, after, npages = 8192LL * 8192 * 4 / PAGE;
+	struct timespec t0, t1;
+	cpu_set_t cpu0;
+	int fd, ret = 0, err = 0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	/* this thread first: the watcher inherits its CPU */
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return fail("sched_setaffinity to CPU 0: %s", strerror(errno));
+	fd = open_card();
+	if (fd < 0)
+		return -1;
+	before = drm_stat("pages: ");
+	w.lo = before + npages / 8;
+	w.hi = before + npages * 7 / 8;
+	if (before < 0 || pthread_create(&w.thread, NULL, clear_watch_run, &w)) {
+		close(fd);
+		return fail("no pages: counter, or no thread: %s", strerror(errno));
+	}
+	while (!__atomic_load_n(&w.started, __ATOMIC_ACQUIRE))
+		sched_yield();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
+		err = errno;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	__atomic_store_n(&w.stop, true, __ATOMIC_RELEASE);
+	pthread_join(w.thread, NULL);
+	after = drm_stat("pages: ");
+	if (!err) {
+		d.handle = c.handle;
+		ioctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &d);
+	}
+	close(fd);
+	printf("# CREATE_DUMB 8192x8192 on CPU %d: %s in %.2f s, pages %lld -> %lld; the thread "
+	       "on CPU %d read the counter %lld times, ", sched_getcpu(),
+	       err ? strerror(err) : "cleared", (double)(t1.tv_sec - t0.tv_sec) +
+	       (t1.tv_nsec - t0.tv_nsec) / 1e9, before, after, w.cpu, w.reads);
+	if (w.seen < 0)
+		printf("never between %lld and %lld\n", w.lo, w.hi);
+	else
+		printf("once %lld, inside the clear\n", w.seen);
+	if (err)
+		ret = fail("CREATE_DUMB 8192x8192: %s", strerror(err));
+	else if (after - before < npages)
+		ret = fail("the clear covered %lld pages, not %lld", after - before, npages);
+	else if (w.cpu != 0 || sched_getcpu() != 0)
+		ret = fail("the thread (CPU %d) and the ioctl (CPU %d) not both on CPU 0", w.cpu,
+			   sched_getcpu());
+	else if (w.seen < 0)
+		ret = fail("a runnable thread on the clear's CPU never ran during its %lld pages",
+			   npages);
+	return ret;
+}
+
+TEST_HARNESS_MAIN
