@@ -4,7 +4,8 @@
 once into results, diagnostics and attributes, counted from its results,
 the host halves' verdicts folded in, printed back. Half of them run on real
 transcripts (tests/unit/ktap/: guests' consoles from run-guest's logs, trimmed
-to a few lines before their first document, and make check steps' output)."""
+to a few lines before their first document, i386-smp4's to its first 60 kernel
+messages, and make check steps' output)."""
 
 import os
 import sys
