@@ -432,10 +432,10 @@ soak: deps host guests $(B)/x86_64/initramfs.cpio
 # every pass's bytes checked by the host; then deb-686-pae against pvmap-hv,
 # pvmap natively and through the hypervisor side by side (pvtest.bench=pv).
 # BENCH_README=1 also rewrites the
-# summary in docs/benchmarks.md and docs/bench.md and docs/bench.png from the results.
+# summary in docs/benchmarks.md and docs/bench-results.md and docs/bench-results.png from the results.
 # The runs are tests/matrix.list's bench rows (the instruction passes among
 # them: one vCPU, the guest's clock counting instructions, repeatable where
-# TCG's times are not; docs/bench.md); their labels, in order:
+# TCG's times are not; docs/bench-results.md); their labels, in order:
 BENCH_CONFIGS := $(shell awk -F' *[|] *' '/^\[/ { s = $$0 } s == "[runs]" && $$1 == "bench" \
 	{ print ($$3 == "-" ? $$2 : $$3) }' tests/matrix.list)
 
@@ -445,7 +445,7 @@ bench: deps host guests $(B)/i386-nohighmem-6.12-prod/initramfs.cpio
 		tools/host/run-guest --row bench:$$c --log $(B)/bench/$$c.log || exit 1; done
 	tools/host/bench-report $(if $(BENCH_README),--readme docs/benchmarks.md) $(B)/bench \
 		$(foreach c,$(BENCH_CONFIGS),$(c)=$(B)/bench/$(c).log)
-	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench.md && cp $(B)/bench/bench.png docs/bench.png)
+	$(if $(BENCH_README),cp $(B)/bench/table.md docs/bench-results.md && cp $(B)/bench/bench.png docs/bench-results.png)
 
 # --- the DKMS package, for Debian guests (docs/install.md) ----------------------
 # /usr/src/pvmap-<version>/: guest/'s Kbuild with its pvmap/ and pvmap_drm/

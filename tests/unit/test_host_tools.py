@@ -526,7 +526,7 @@ class BenchCells(unittest.TestCase):
 
 
 class BenchTimePerInstruction(unittest.TestCase):
-    """docs/bench.md's time-against-instructions table: per engine, the timed pass's overhead
+    """docs/bench-results.md's time-against-instructions table: per engine, the timed pass's overhead
     per page over the instruction pass's, only where both passes of a kernel exist."""
 
     def test_quotient_per_engine(self):

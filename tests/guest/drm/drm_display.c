@@ -179,7 +179,7 @@ PVMAP_TEST(drm_unblank_after_previous_driver)
 	/*
 	 * Debian's kernels (CONFIG_IO_STRICT_DEVMEM) refuse the mapping of a
 	 * BAR a driver holds, and no guest boots with iomem=relaxed
-	 * (docs/kernels.md): a skip there, a failure on the project's kernels.
+	 * (docs/kernel-matrix.md): a skip there, a failure on the project's kernels.
 	 */
 	if (regs == MAP_FAILED && errno == EINVAL && !uname(&uts) && strstr(uts.version, "Debian"))
 		return skip("Debian's IO_STRICT_DEVMEM refuses a mapping of the BAR pvmap_drm holds");
