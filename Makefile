@@ -108,36 +108,41 @@ $(B)/%/init: tools/guest/init.c $(GUEST_LIB) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tools/guest/lib/guest.c
 
-# the feature files are included by pvmap-tests.c (one harness per program)
-GUEST_TESTS := tests/guest/pvmap-tests.c tests/guest/pvmap-tests.h $(wildcard tests/guest/tests_*.c) \
-	tests/guest/suite.c tests/guest/suite.h tests/guest/result.h tests/guest/harness.h
-$(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) guest/pvmap_test/pvmap_api_cases.h | deps
-	@mkdir -p $(@D)
-	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) -isystem $(KSFT_DIR) \
-		$(if $(filter x86_64,$*),$(STUB_INC)) -o $@ $< tests/guest/suite.c \
-		tools/guest/lib/guest.c $(if $(filter x86_64,$*),$(STUB_SRC))
+# The two suites: a harness program per feature file, in their feature_list.h's order
+# (tests/guest/run_features.h), each with its main() renamed NAME_main() and the
+# harness's globals made its own (kselftest_harness.h of 6.12 defines these; one
+# more would fail the link, defined twice), linked with the suite's runner.
+HARNESS_GLOBALS := _fixture_global __active_test __run_test __wait_for_test
+features_of = $(shell sed -n 's/^FEATURE(\([a-z0-9_]*\)).*/\1/p' $(1))
+# $(call build_features,ARCH,OBJDIR,SRCDIR,FEATURES,CFLAGS): OBJDIR/NAME.o of each
+define build_features
+	@mkdir -p $(2)
+	@for f in $(4); do echo "  CC      $(2)/$$f.o"; \
+		$(GUEST_CC_$(1)) $(GUEST_TEST_CFLAGS) -isystem $(KSFT_DIR) $(5) -Dmain=$${f}_main \
+			-c -o $(2)/$$f.o $(3)/$$f.c && \
+		objcopy $(HARNESS_GLOBALS:%=--localize-symbol=%) $(2)/$$f.o || exit 1; done
+endef
+
+GUEST_FEATURES := $(call features_of,tests/guest/feature_list.h)
+GUEST_TESTS := $(wildcard tests/guest/*.[ch]) guest/pvmap_test/pvmap_api_cases.h
+$(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) | deps
+	$(call build_features,$*,$(@D)/pvmap-tests.d,tests/guest,$(GUEST_FEATURES),\
+		$(if $(filter x86_64,$*),$(STUB_INC)))
+	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) -o $@ tests/guest/pvmap-tests.c \
+		$(GUEST_FEATURES:%=$(@D)/pvmap-tests.d/%.o) tests/guest/suite.c tools/guest/lib/guest.c \
+		$(if $(filter x86_64,$*),$(STUB_INC) $(STUB_SRC))
 
 $(B)/%/pvmap-demo: tools/guest/pvmap-demo.c $(GUEST_LIB) $(UAPI) | deps
 	@mkdir -p $(@D)
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tools/guest/lib/guest.c
 
-# pvmap-drm-tests: one harness program per feature (tests/guest/drm/features.h), its
-# main() renamed and the harness's globals (kselftest_harness.h of 6.12 defines these;
-# one more would fail the link: defined twice) made its own, linked with the runner
-HARNESS_GLOBALS := _fixture_global __active_test __run_test __wait_for_test
-DRM_FEATURES := $(shell sed -n 's/^DRM_FEATURE(\(.*\))$$/\1/p' tests/guest/drm/features.h)
-DRM_TESTS_SRC := $(wildcard tests/guest/drm/*.[ch])
-$(B)/%/pvmap-drm-tests: $(DRM_TESTS_SRC) $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h \
-		tests/guest/result.h tests/guest/harness.h | deps
-	@mkdir -p $(@D)/drm
-	@for f in $(DRM_FEATURES); do \
-		echo "  CC      $(@D)/drm/drm_$$f.o"; \
-		$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) \
-			-Dmain=drm_$${f}_main -c -o $(@D)/drm/drm_$$f.o tests/guest/drm/drm_$$f.c && \
-		objcopy $(HARNESS_GLOBALS:%=--localize-symbol=%) $(@D)/drm/drm_$$f.o || exit 1; done
+DRM_FEATURES := $(call features_of,tests/guest/drm/feature_list.h)
+$(B)/%/pvmap-drm-tests: $(wildcard tests/guest/drm/*.[ch]) tests/guest/run_features.h $(GUEST_LIB) \
+		$(UAPI) include/uapi/pvmap_drm.h tests/guest/result.h tests/guest/harness.h | deps
+	$(call build_features,$*,$(@D)/pvmap-drm-tests.d,tests/guest/drm,$(DRM_FEATURES),$(DRM_CFLAGS))
 	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) $(DRM_CFLAGS) -isystem $(KSFT_DIR) -o $@ \
 		tests/guest/drm/pvmap-drm-tests.c tests/guest/drm/drm_common.c \
-		$(DRM_FEATURES:%=$(@D)/drm/drm_%.o) tools/guest/lib/guest.c
+		$(DRM_FEATURES:%=$(@D)/pvmap-drm-tests.d/%.o) tools/guest/lib/guest.c
 
 # the libdrm client: static, as every guest program (libdrm-dev ships libdrm.a)
 $(B)/%/pvmap-drmfps: tools/guest/pvmap-drmfps.c $(GUEST_LIB) $(UAPI) include/uapi/pvmap_drm.h | deps

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every feature file of pvmap-tests (tests_*.c) includes: the
- * harness with the tests' result codes (result.h) and the shared helpers
- * (suite.h).
+ * What every feature program of pvmap-tests (tests_*.c, feature_list.h)
+ * includes: the harness with the tests' result codes (result.h), the shared
+ * helpers (suite.h), each test's setup, and the in-kernel case a test asks for.
  */
 #ifndef PVMAP_GUEST_TESTS_H
 #define PVMAP_GUEST_TESTS_H
@@ -41,5 +41,37 @@
 #include <uapi/pvmap_partial.h>
 #include <uapi/pvmap_pattern.h>
 #include <uapi/pvmap.h>
+
+/* Each test in its own child: the devices as they are now, the console drained. */
+static inline void test_setup(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	tcdrain(STDOUT_FILENO);
+	scan_devices();
+}
+
+/* Run one of the API's cases in the kernel; 0 pass, 1 skip, -1 fail. */
+static inline int kernel_case(const char *name)
+{
+	struct pvmap_test_api req;
+	const char *how = "";
+	struct device *d;
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	if (guest_api_case(name, d->info.aperture_base, d->info.aperture_size, &req, &how))
+		return fail("%s: %s", name, req.h.msg);
+	printf("# %s: through %s\n", name, how);
+	printf("# %s: %s\n", name, req.h.msg);
+	if (req.warns) /* a case that provokes WARNs on purpose announces them for the host */
+		printf("# pvmap-host: expect-warnings %u\n", req.warns);
+	if (req.h.status == PVMAP_TEST_PASS)
+		return 0;
+	if (req.h.status == PVMAP_TEST_SKIP)
+		return skip("%s", req.h.msg);
+	return -1;
+}
 
 #endif /* PVMAP_GUEST_TESTS_H */

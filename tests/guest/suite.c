@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pvmap-tests' shared helpers (suite.h). No harness here: the harness
- * lives in the one translation unit that holds the tests (pvmap-tests.c).
+ * pvmap-tests' shared helpers (suite.h). No harness here: each feature
+ * program (tests_*.c, feature_list.h) has its own.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64

@@ -2,7 +2,7 @@
 /*
  * pvmap-tests: the driver binds every aperture and reports it: INFO against the BARs,
  * the unmap mode, the host's pattern read and the guest's written.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -274,3 +274,5 @@ PVMAP_TEST(writes_guest_pattern)
 		return fail("host did not find the pattern in the backing file");
 	return 0;
 }
+
+TEST_HARNESS_MAIN

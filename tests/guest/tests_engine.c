@@ -2,7 +2,7 @@
 /*
  * pvmap-tests: the io_mapping engine's counters and trace for a 1 MiB PWRITE,
  * two vCPUs at once without TLB shootdowns, and tools/guest/pvmapctl.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -240,3 +240,5 @@ PVMAP_TEST(pvmapctl_cli)
 	bad |= expect_pvmapctl(2, "usage:", (const char *[]){ "frobnicate", NULL });
 	return bad ? -1 : 0;
 }
+
+TEST_HARNESS_MAIN

@@ -2,7 +2,7 @@
 /*
  * pvmap-tests: hostile input: device permissions, the no-stale-mapping
  * parameter, ioctl fuzz.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -242,3 +242,5 @@ PVMAP_TEST(ioctl_fuzz)
 	printf("# %lu ioctls, %lu refused as they should be, %lu wrong\n", calls, refused, bad);
 	return bad ? -1 : 0;
 }
+
+TEST_HARNESS_MAIN

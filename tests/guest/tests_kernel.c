@@ -2,33 +2,9 @@
 /*
  * pvmap-tests: the in-kernel API through pvmap_kunit.ko or pvmap_test.ko,
  * and the stale-mapping hazard seen from the host.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
-
-/* Run one of the API's cases in the kernel; 0 pass, 1 skip, -1 fail. */
-static int kernel_case(const char *name)
-{
-	struct pvmap_test_api req;
-	const char *how = "";
-	struct device *d;
-
-	scan_devices();
-	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
-	if (guest_api_case(name, d->info.aperture_base, d->info.aperture_size, &req, &how))
-		return fail("%s: %s", name, req.h.msg);
-	printf("# %s: through %s\n", name, how);
-	printf("# %s: %s\n", name, req.h.msg);
-	if (req.warns) /* a case that provokes WARNs on purpose announces them for the host */
-		printf("# pvmap-host: expect-warnings %u\n", req.warns);
-	if (req.h.status == PVMAP_TEST_PASS)
-		return 0;
-	if (req.h.status == PVMAP_TEST_SKIP)
-		return skip("%s", req.h.msg);
-	return -1;
-}
 
 #define KERNEL_TEST(name) \
 	PVMAP_TEST(kernel_##name) { return kernel_case(#name); }
@@ -387,3 +363,5 @@ PVMAP_TEST(selftest_reaches_apertures_only)
 	}
 	return 0;
 }
+
+TEST_HARNESS_MAIN

@@ -2,7 +2,7 @@
 /*
  * pvmap-tests: the in-kernel API's memory types and window reuse: WC mappings,
  * conflicting memtypes, sleepable windows never stale, /proc/kcore.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -461,3 +461,5 @@ PVMAP_TEST(kcore_read_windows)
 	       "%llu with the aperture's bytes\n", nwin, rounds, pages, pages - nonzero, nonzero);
 	return bad || !pages ? -1 : 0;
 }
+
+TEST_HARNESS_MAIN

@@ -2,7 +2,7 @@
 /*
  * pvmap-tests: the hypervisor channel (run-guest --pv): calls, refusals, revocation,
  * a channel lost, its daemon killed (the last test) or stalled (alone).
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -334,8 +334,8 @@ PVMAP_TEST(pv_channel_unusable)
 	if (pv_active()) {
 		return skip("the channel is usable here");
 	}
-	if (test_module_loaded())
-		return -1;
+	if (access("/sys/module/pvmap", F_OK))
+		return fail("pvmap is not loaded");
 	if (!guest_kmsg_has("hypervisor channel is unusable"))
 		return fail("pvmap runs without the channel %s and never said why", pci);
 	scan_devices();
@@ -722,3 +722,5 @@ PVMAP_TEST_ALONE(pv_daemon_fake_acks)
 	return pv_native_after("pv-fake-acks", "pv-fake-acks-done",
 			       "acknowledged a PTE update it did not make");
 }
+
+TEST_HARNESS_MAIN

@@ -2,7 +2,7 @@
 /*
  * pvmap-tests: PREAD, PWRITE and mmap through /dev/pvmapN: random offsets, the
  * host's pattern, bounds, partial faults in the user buffer.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -464,3 +464,5 @@ PVMAP_TEST(rw_untouched_buffer)
 		ret = fail("no chunk took the sleepable path");
 	return ret;
 }
+
+TEST_HARNESS_MAIN

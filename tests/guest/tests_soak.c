@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pvmap-tests: maps from interrupt context, and the soak (make soak).
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -265,3 +265,5 @@ PVMAP_TEST(soak)
 		return skip("only in make soak (pvtest.soak=SECONDS)");
 	return soak_run(strtol(arg, NULL, 0), 0);
 }
+
+TEST_HARNESS_MAIN

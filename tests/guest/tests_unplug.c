@@ -2,7 +2,7 @@
 /*
  * pvmap-tests: devices going away under their users: hot unplug, unbind,
  * a stalled copy, the window pool, module unload, a display left alone.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -659,3 +659,5 @@ PVMAP_TEST(display_not_taken)
 	}
 	return ret;
 }
+
+TEST_HARNESS_MAIN

@@ -6,7 +6,7 @@
  * PTE write of a PV guest is Xen's to validate: in a lazy-MMU section Linux
  * queues them into a multicall (xen_mc_flush issues it), outside one each is
  * an mmu_update hypercall of its own, and each TLB invalidation an mmuext_op.
- * Skipped on every other guest. Included by pvmap-tests.c, in its run order.
+ * Skipped on every other guest. A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -494,3 +494,5 @@ PVMAP_TEST(xen_hazard_demo)
 	guest_test_unload();
 	return 0;
 }
+
+TEST_HARNESS_MAIN

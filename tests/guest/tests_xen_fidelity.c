@@ -11,7 +11,7 @@
  * Xen as Debian's is (cfg.release_build), privileged (cfg.privileged). Any disagreement
  * not in the known deviations (documented in docs/hypervisor.md, "The
  * model judged by Xen 4.17.7") fails the test.
- * Included by pvmap-tests.c, in its run order.
+ * A feature program of pvmap-tests (feature_list.h).
  */
 #include "pvmap-tests.h"
 
@@ -483,3 +483,5 @@ PVMAP_TEST(xen_fidelity_diff)
 	return bad ? fail("%u undocumented disagreements with Xen", bad) : 0;
 #endif
 }
+
+TEST_HARNESS_MAIN

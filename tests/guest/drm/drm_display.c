@@ -3,7 +3,7 @@
  * pvmap-drm-tests, the display: pvmap_drm probes, fbcon draws, the screen is
  * unblanked after another driver, a mode set scans out its framebuffer,
  * modetest's SMPTE pattern and pvmap-drmfps's frames reach the screen.
- * A harness program of its own: pvmap-drm-tests.c runs it (features.h).
+ * A harness program of its own (feature_list.h, ../run_features.h).
  */
 #define _GNU_SOURCE
 #include "drm_tests.h"

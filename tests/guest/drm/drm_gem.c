@@ -3,7 +3,7 @@
  * pvmap-drm-tests, its memory: dumb buffers through their life, VRAM beyond
  * vmalloc's reach, mmap (private refused, the head unmapped), and the clear
  * of a large buffer that lets others run.
- * A harness program of its own: pvmap-drm-tests.c runs it (features.h).
+ * A harness program of its own (feature_list.h, ../run_features.h).
  */
 #define _GNU_SOURCE
 #include "drm_tests.h"

@@ -2,8 +2,8 @@
 /*
  * What pvmap-drm-tests' feature programs share (drm_common.c): the card, its
  * dumb buffers, pvmap_drm's debugfs stats, the frame the host compares with
- * the screen. Each feature is a harness program of its own (drm_NAME.c, in
- * features.h's order), linked into /bin/pvmap-drm-tests (pvmap-drm-tests.c).
+ * the screen. Each feature is a harness program of its own (feature_list.h,
+ * ../run_features.h), linked into /bin/pvmap-drm-tests.
  */
 #ifndef PVMAP_GUEST_DRM_TESTS_H
 #define PVMAP_GUEST_DRM_TESTS_H

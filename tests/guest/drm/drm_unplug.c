@@ -2,7 +2,7 @@
 /*
  * pvmap-drm-tests, the card unplugged: under forked holders of its mappings,
  * with its module, and (alone) under an UPLOAD whose source stalls.
- * A harness program of its own: pvmap-drm-tests.c runs it (features.h).
+ * A harness program of its own (feature_list.h, ../run_features.h).
  */
 #define _GNU_SOURCE
 #include "drm_tests.h"

@@ -8,44 +8,23 @@
  * reaches the screen (QMP screendump) and VRAM (QMP pmemsave) at the
  * handshakes.
  *
- * One program per feature (features.h): the harness keeps its test list per
- * file, so each drm_NAME.c is a harness program of its own, linked here with
- * its main() renamed drm_NAME_main(). This runs each in turn, in a child, with
- * the arguments it was given (-t NAME, -F alone): each prints its own TAP
- * document, which the host joins into one suite. The exit status is 0 when
- * every feature's was.
+ * One feature program per file (feature_list.h, in the order they run): each runs
+ * in turn with these arguments (run_features.h) and prints its own TAP
+ * document; the host reads them as one suite. The exit status is 0 when every
+ * feature's was.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "run_features.h"
 
-#define DRM_FEATURE(name) int drm_##name##_main(int argc, char **argv);
-#include "features.h"
-#undef DRM_FEATURE
-
-static int run_feature(int (*feature_main)(int, char **), int argc, char **argv)
-{
-	pid_t pid;
-	int status;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 1;
-	if (pid == 0)
-		exit(feature_main(argc, argv));
-	if (waitpid(pid, &status, 0) != pid)
-		return 1;
-	return !WIFEXITED(status) || WEXITSTATUS(status);
-}
+#define FEATURE(name) int name##_main(int argc, char **argv);
+#include "feature_list.h"
+#undef FEATURE
 
 int main(int argc, char **argv)
 {
 	int failed = 0;
 
-#define DRM_FEATURE(name) failed |= run_feature(drm_##name##_main, argc, argv);
-#include "features.h"
-#undef DRM_FEATURE
+#define FEATURE(name) failed |= run_feature(name##_main, argc, argv);
+#include "feature_list.h"
+#undef FEATURE
 	return failed;
 }

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A suite of feature programs in one binary. kselftest's harness keeps its
+ * list of tests in one file's globals, so each feature file is a harness
+ * program of its own, its main() renamed NAME_main() and the harness's globals
+ * made its own (the Makefile: -Dmain=, objcopy --localize-symbol); the suite's
+ * main() runs them in the order of its feature_list.h, FEATURE(NAME) each (NAME.c),
+ * with run_feature(). Each prints its own TAP document; the host joins them
+ * into one suite (tools/host/pvmaplib/ktap.py's join()).
+ */
+#ifndef PVMAP_GUEST_RUN_FEATURES_H
+#define PVMAP_GUEST_RUN_FEATURES_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/*
+ * @feature_main(@argc, @argv) in a child (it exits through the harness): 0 when
+ * it exited 0, else 1.
+ */
+static inline int run_feature(int (*feature_main)(int, char **), int argc, char **argv)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0)
+		exit(feature_main(argc, argv));
+	if (waitpid(pid, &status, 0) != pid)
+		return 1;
+	return !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
+#endif /* PVMAP_GUEST_RUN_FEATURES_H */
