@@ -109,10 +109,10 @@ $(B)/%/init: tools/guest/init.c $(GUEST_LIB) | deps
 	$(GUEST_CC_$*) $(GUEST_CFLAGS) -o $@ $< tools/guest/lib/guest.c
 
 # The two suites: a harness program per feature file, in their feature_list.h's order
-# (tests/guest/run_features.h), each with its main() renamed NAME_main() and the
-# harness's globals made its own (kselftest_harness.h of 6.12 defines these; one
-# more would fail the link, defined twice), linked with the suite's runner.
-HARNESS_GLOBALS := _fixture_global __active_test __run_test __wait_for_test
+# (tests/guest/run_features.h), each with its main() renamed NAME_main() and every other
+# global it defines made its own (the harness's: kselftest_harness.h keeps its list of
+# tests, and FIXTURE_SETUP() its functions, in globals), linked with the suite's runner.
+# i386's PIC thunks stay global: they are COMDAT, one copy for the whole program.
 features_of = $(shell sed -n 's/^FEATURE(\([a-z0-9_]*\)).*/\1/p' $(1))
 # $(call build_features,ARCH,OBJDIR,SRCDIR,FEATURES,CFLAGS): OBJDIR/NAME.o of each
 define build_features
@@ -120,7 +120,9 @@ define build_features
 	@for f in $(4); do echo "  CC      $(2)/$$f.o"; \
 		$(GUEST_CC_$(1)) $(GUEST_TEST_CFLAGS) -isystem $(KSFT_DIR) $(5) -Dmain=$${f}_main \
 			-c -o $(2)/$$f.o $(3)/$$f.c && \
-		objcopy $(HARNESS_GLOBALS:%=--localize-symbol=%) $(2)/$$f.o || exit 1; done
+		objcopy $$(nm -g --defined-only $(2)/$$f.o | awk -v keep=$${f}_main \
+			'$$3 != keep && $$3 !~ /^__x86\.get_pc_thunk\./ { print "--localize-symbol=" $$3 }') \
+			$(2)/$$f.o || exit 1; done
 endef
 
 GUEST_FEATURES := $(call features_of,tests/guest/feature_list.h)

@@ -5,8 +5,9 @@
  * program of its own, its main() renamed NAME_main() and the harness's globals
  * made its own (the Makefile: -Dmain=, objcopy --localize-symbol); the suite's
  * main() runs them in the order of its feature_list.h, FEATURE(NAME) each (NAME.c),
- * with run_feature(). Each prints its own TAP document; the host joins them
- * into one suite (tools/host/pvmaplib/ktap.py's join()).
+ * with run_feature(), then says how many ran (suite_end()). Each prints its
+ * own TAP document; the host joins them into one suite (tools/host/pvmaplib/
+ * ktap.py's join()).
  */
 #ifndef PVMAP_GUEST_RUN_FEATURES_H
 #define PVMAP_GUEST_RUN_FEATURES_H
@@ -34,6 +35,17 @@ static inline int run_feature(int (*feature_main)(int, char **), int argc, char 
 	if (waitpid(pid, &status, 0) != pid)
 		return 1;
 	return !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
+/*
+ * After the last feature: how many documents make the suite whole, so that the
+ * host can tell a suite that stopped between two programs from a whole one
+ * (tools/host/pvmaplib/ktap.py's "pvmap-suite" attribute).
+ */
+static inline void suite_end(int features)
+{
+	printf("# pvmap-suite: features=%d\n", features);
+	fflush(stdout);
 }
 
 #endif /* PVMAP_GUEST_RUN_FEATURES_H */

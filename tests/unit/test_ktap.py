@@ -146,6 +146,30 @@ class Join(unittest.TestCase):
         self.assertIn("# (guest stopped before its totals: counted as one failure)",
                       d.render("g"))
 
+    def test_a_program_missing_is_incomplete(self):
+        # the suite says how many programs ran; one fewer document is not whole
+        second = ["TAP version 13", "1..1", "ok 1 global.x",
+                  "# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0"]
+        whole = HARNESS + second + ["# pvmap-suite: features=2"]
+        self.assertTrue(ktap.join(ktap.parse(whole)).complete())
+        short = HARNESS + ["# pvmap-suite: features=2"]
+        self.assertFalse(ktap.join(ktap.parse(short)).complete())
+
+    def test_numbering_checked_in_each_part(self):
+        # a result twice in one program and missing from another: not complete
+        a = ["TAP version 13", "1..2", "ok 1 global.x", "ok 2 global.y", "ok 3 global.z",
+             "# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:0 error:0"]
+        b = ["TAP version 13", "1..2", "ok 1 global.w",
+             "# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0"]
+        self.assertFalse(ktap.join(ktap.parse(a + b)).complete())
+
+    def test_a_second_totals_line_is_dropped(self):
+        lines = GOOD[:-1] + ["# Totals: pass:1 fail:2 skip:0 total:3",
+                             "# Totals: pass:1 fail:0 skip:0 total:1"]
+        d = ktap.parse(lines)[0]
+        self.assertEqual(counts(lines), (1, 2, 0))
+        self.assertEqual(sum(ln.startswith("# Totals:") for ln in d.render()), 1)
+
     def test_one_document_is_itself(self):
         docs = ktap.parse(HARNESS)
         self.assertIs(ktap.join(docs), docs[0])

@@ -5,6 +5,7 @@
  * A harness program of its own (feature_list.h, ../run_features.h).
  */
 #define _GNU_SOURCE
+#include "result.h"
 #include "drm_tests.h"
 
 /* MemFree of /proc/meminfo in KiB; -1 when unreadable. */

@@ -21,10 +21,11 @@
 
 int main(int argc, char **argv)
 {
-	int failed = 0;
+	int failed = 0, features = 0;
 
-#define FEATURE(name) failed |= run_feature(name##_main, argc, argv);
+#define FEATURE(name) failed |= run_feature(name##_main, argc, argv), features++;
 #include "feature_list.h"
 #undef FEATURE
+	suite_end(features);
 	return failed;
 }

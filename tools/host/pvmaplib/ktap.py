@@ -15,6 +15,7 @@ result line again. A result's name is the test's own: the harness's
 "FIXTURE[.VARIANT]." prefix is dropped (the part after the last '.').
 """
 
+import dataclasses
 import os
 import re
 import unittest
@@ -27,8 +28,10 @@ _HARNESS_TOTALS = re.compile(r"^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) xpas
                              r"skip:(\d+) error:(\d+)")
 _SUBTEST = re.compile(r"^# Subtest: (\S+)")
 _VERSIONS = ("KTAP version 1", "TAP version 13")
-# diagnostics that are data: "# pvmap-guest: k=v ..." is run-guest's row of the kernel matrix
-ATTRIBUTES = ("pvmap-guest",)
+# diagnostics that are data: "# pvmap-guest: k=v ..." is run-guest's row of the kernel
+# matrix; "# pvmap-suite: features=N", what a suite of feature programs printed after
+# them all (tests/guest/run_features.h): how many documents make it whole
+ATTRIBUTES = ("pvmap-guest", "pvmap-suite")
 _ATTRIBUTE = re.compile(r"^# (%s): (.*)" % "|".join(ATTRIBUTES))
 
 
@@ -90,6 +93,7 @@ class Document:
         self.attrs = {}  # a known attribute's name: {k: v}
         self.reported = None  # what its "# Totals:" line said: checked, never summed
         self.extra = 0  # failures the totals count beyond the results (set by parse)
+        self.parts = []  # join()'s: the documents it was made of
 
     @property
     def results(self):
@@ -97,7 +101,13 @@ class Document:
 
     def complete(self):
         """A plan, and every planned result in order (the totals may be missing:
-        counts() charges that)."""
+        counts() charges that); joined, each part so, and as many parts as a
+        suite's "pvmap-suite" attribute says it has."""
+        suite = self.attrs.get("pvmap-suite")
+        return (self._numbered() and all(p._numbered() for p in self.parts) and
+                (suite is None or suite.get("features") == str(max(1, len(self.parts)))))
+
+    def _numbered(self):
         return (self.plan is not None and
                 [r.number for r in self.results] == list(range(1, self.plan + 1)))
 
@@ -158,16 +168,16 @@ def join(docs):
     if len(docs) == 1:
         return docs[0]
     out = Document(docs[0].name if docs else "")
+    out.parts = list(docs)
     out.plan = sum(d.plan or 0 for d in docs)
     out.items.append(("plan", out.plan))
     n = 0
     for d in docs:
         out.attrs.update(d.attrs)
         for item in d.items:
-            if isinstance(item, Result):
+            if isinstance(item, Result):  # a copy: each part keeps its own numbers
                 n += 1
-                item.number = n
-                out.items.append(item)
+                out.items.append(dataclasses.replace(item, number=n, diag=list(item.diag)))
             elif item[0] == "diag":
                 out.items.append(item)
         out.extra += d.extra
@@ -230,10 +240,11 @@ def parse(lines):
             doc.items.append(("plan", doc.plan))
             continue
         reported = _totals(line)
-        if reported is not None and doc.reported is None:
-            pending = flush()
-            doc.reported = reported
-            doc.items.append(("totals", None))
+        if reported is not None:  # the first counts; another (a document run together
+            if doc.reported is None:  # with the next, its version line lost) is dropped
+                pending = flush()
+                doc.reported = reported
+                doc.items.append(("totals", None))
             continue
         m = _SUBTEST.match(line)
         if m and not doc.name and not doc.items and not pending:
