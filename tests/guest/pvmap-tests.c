@@ -14,19 +14,5 @@
  * Each feature runs in turn with these arguments (run_features.h) and prints
  * its own TAP document; the host reads them as one suite.
  */
+#define FEATURE_LIST "feature_list.h"
 #include "run_features.h"
-
-#define FEATURE(name) int name##_main(int argc, char **argv);
-#include "feature_list.h"
-#undef FEATURE
-
-int main(int argc, char **argv)
-{
-	int failed = 0, features = 0;
-
-#define FEATURE(name) failed |= run_feature(name##_main, argc, argv), features++;
-#include "feature_list.h"
-#undef FEATURE
-	suite_end(features);
-	return failed;
-}

@@ -4,7 +4,8 @@
  * list of tests in one file's globals, so each feature file is a harness
  * program of its own, its main() renamed NAME_main() and the harness's globals
  * made its own (the Makefile: -Dmain=, objcopy --localize-symbol); the suite's
- * main() runs them in the order of its feature_list.h, FEATURE(NAME) each (NAME.c),
+ * main() (here, for the file that defines FEATURE_LIST, the path of its
+ * feature_list.h) runs them in that list's order, FEATURE(NAME) each (NAME.c),
  * with run_feature(), then says how many ran (suite_end()). Each prints its
  * own TAP document; the host joins them into one suite (tools/host/pvmaplib/
  * ktap.py's join()).
@@ -47,5 +48,23 @@ static inline void suite_end(int features)
 	printf("# pvmap-suite: features=%d\n", features);
 	fflush(stdout);
 }
+
+/* The suite's main(), in the file that defines FEATURE_LIST, its feature_list.h. */
+#ifdef FEATURE_LIST
+#define FEATURE(name) int name##_main(int argc, char **argv);
+#include FEATURE_LIST
+#undef FEATURE
+
+int main(int argc, char **argv)
+{
+	int failed = 0, features = 0;
+
+#define FEATURE(name) failed |= run_feature(name##_main, argc, argv), features++;
+#include FEATURE_LIST
+#undef FEATURE
+	suite_end(features);
+	return failed;
+}
+#endif
 
 #endif /* PVMAP_GUEST_RUN_FEATURES_H */

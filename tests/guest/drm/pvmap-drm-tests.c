@@ -13,19 +13,5 @@
  * document; the host reads them as one suite. The exit status is 0 when every
  * feature's was.
  */
-#include "run_features.h"
-
-#define FEATURE(name) int name##_main(int argc, char **argv);
-#include "feature_list.h"
-#undef FEATURE
-
-int main(int argc, char **argv)
-{
-	int failed = 0, features = 0;
-
-#define FEATURE(name) failed |= run_feature(name##_main, argc, argv), features++;
-#include "feature_list.h"
-#undef FEATURE
-	suite_end(features);
-	return failed;
-}
+#define FEATURE_LIST "drm/feature_list.h"	/* from run_features.h's directory */
+#include "../run_features.h"
