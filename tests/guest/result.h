@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The guest tests' bodies on the kselftest harness. A body returns
- * fail(...) (-1, after a "# why" line), skip(...) (1), xfail(...) (2: a
- * known failure, kselftest's XFAIL) or 0; PVMAP_TEST(NAME) makes it the
- * harness's TEST(NAME), which runs it in a child of its own and reports
- * it: "ok N global.NAME", "ok N global.NAME # SKIP why", "not ok N ...".
- * PVMAP_TEST_ALONE(NAME) is TEST_F(alone, NAME), for tests the default run
- * leaves out (-F alone) because they leave the guest unusable; the
- * program defines FIXTURE(alone) (its setup makes what the test needs).
+ * The guest tests on the kselftest harness, in its own vocabulary. A test is
+ * TEST_F(pvmap, NAME): the fixture "pvmap" runs test_setup() first in the
+ * test's child (each program defines it: it drains the console, so that the
+ * lines the harness printed, the last result and this RUN, are out on the
+ * serial line before the test can make the kernel print; kernel_misuse's
+ * announced WARNs once split a result line in two, and the host lost the
+ * result). A body checks with ASSERT_*() (the test stops) and EXPECT_*() (it
+ * goes on), each with an optional TH_LOG() saying why; SKIP(return, why)
+ * when what it needs is absent, XFAIL(return, why) for a failure known at
+ * run time (XFAIL_ADD() is the harness's build-time list). A helper returns
+ * 0 or -1 after fail()'s "# why" line and its caller asserts on that.
  *
- * Each program defines test_setup(), run at the start of every test in its
- * child: it drains the console first, so that the lines the harness
- * printed (the last result, this RUN) are out on the serial line before
- * the test can make the kernel print (kernel_misuse's announced WARNs once
- * split a result line in two, and the host lost the result).
+ * Tests that leave the guest unusable for what follows are TEST_F(alone,
+ * NAME): the default run leaves out the fixture "alone" (-F alone), and
+ * run-guest --test NAME runs NAME alone (-t NAME); the program defines
+ * FIXTURE(alone), whose setup calls test_setup() and makes what the test
+ * needs. The harness prints "ok N pvmap.NAME [# SKIP|XFAIL why]".
  */
 #ifndef PVMAP_GUEST_RESULT_H
 #define PVMAP_GUEST_RESULT_H
@@ -25,34 +28,53 @@
 #include <termios.h>
 #include <unistd.h>
 
-/* Why the running test skipped or failed as expected (its child's copy). */
+static void test_setup(void);
+
+FIXTURE(pvmap) {};
+FIXTURE_SETUP(pvmap)
+{
+	test_setup();
+}
+FIXTURE_TEARDOWN(pvmap) {}
+
+/*
+ * SKIP()'s twin for an expected failure the test finds at run time (the
+ * kernel it runs on has a known bug): "ok N NAME # XFAIL why", counted as
+ * passed. The harness's XFAIL_ADD() names such tests at build time only.
+ */
+#define XFAIL(statement, fmt, ...) do { \
+	snprintf(_metadata->results->reason, \
+		 sizeof(_metadata->results->reason), fmt, ##__VA_ARGS__); \
+	_metadata->exit_code = KSFT_XFAIL; \
+	_metadata->trigger = 0; \
+	statement; \
+} while (0)
+
+/*
+ * Until every body speaks the vocabulary above: PVMAP_TEST(NAME) is a
+ * TEST_F(pvmap, NAME) whose int body returns fail(...), skip(...),
+ * xfail(...) or 0.
+ */
 static char test_reason[256];
 
 #define skip(...) ({ snprintf(test_reason, sizeof(test_reason), __VA_ARGS__); 1; })
 #define xfail(...) ({ snprintf(test_reason, sizeof(test_reason), __VA_ARGS__); 2; })
 
-static void test_setup(void);
-
-/* The body's result @ret, as the harness's exit code of this test. */
 static inline void test_end(struct __test_metadata *_metadata, int ret)
 {
 	fflush(NULL);
 	if (ret == 1)
 		SKIP(return, "%s", test_reason);
-	if (ret == 2) {
-		snprintf(_metadata->results->reason, sizeof(_metadata->results->reason),
-			 "%s", test_reason);
-		_metadata->exit_code = KSFT_XFAIL;
-	} else if (ret) {
+	if (ret == 2)
+		XFAIL(return, "%s", test_reason);
+	if (ret)
 		_metadata->exit_code = KSFT_FAIL;
-	}
 }
 
 #define PVMAP_TEST(name) \
 	static int test_##name(void); \
-	TEST(name) \
+	TEST_F(pvmap, name) \
 	{ \
-		test_setup(); \
 		test_end(_metadata, test_##name()); \
 	} \
 	static int test_##name(void)
