@@ -57,45 +57,52 @@ static uint64_t fuzz_u64(uint32_t r, uint64_t size)
 }
 
 /* /dev/pvmapN is root's: 0600, and another user cannot open it. */
-PVMAP_TEST(device_permissions)
+TEST_F(pvmap, device_permissions)
 {
 	struct stat st;
 	int status;
 	pid_t pid;
 
-	if (scan_devices() <= 0)
-		return fail("no pvmap device");
-	if (stat(devices[0].path, &st) || (st.st_mode & 0777) != 0600 || st.st_uid != 0)
-		return fail("%s has mode %o, uid %u", devices[0].path, st.st_mode & 0777, st.st_uid);
+	ASSERT_LT(0, scan_devices()) TH_LOG("no pvmap device");
+	ASSERT_EQ(0, stat(devices[0].path, &st))
+		TH_LOG("stat %s: %s", devices[0].path, strerror(errno));
+	ASSERT_EQ(0600, st.st_mode & 0777)
+		TH_LOG("%s has mode %o, uid %u", devices[0].path, st.st_mode & 0777, st.st_uid);
+	ASSERT_EQ(0, st.st_uid)
+		TH_LOG("%s has mode %o, uid %u", devices[0].path, st.st_mode & 0777, st.st_uid);
 	pid = fork();
 	if (pid == 0) {
 		if (setgid(65534) || setuid(65534))
 			_exit(2);
 		_exit(open(devices[0].path, O_RDWR) < 0 && errno == EACCES ? 0 : 1);
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		return fail("an unprivileged user could open %s (status %d)", devices[0].path,
-			    status);
+	ASSERT_LE(0, waitpid(pid, &status, 0))
+		TH_LOG("an unprivileged user could open %s (waitpid: %s)", devices[0].path,
+		       strerror(errno));
+	ASSERT_TRUE(WIFEXITED(status))
+		TH_LOG("an unprivileged user could open %s (status %d)", devices[0].path, status);
+	ASSERT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("an unprivileged user could open %s (status %d)", devices[0].path, status);
 	/* a descriptor opened read-only reads, and does not write */
 	{
 		uint8_t buf[64] = { 0 };
 		uint64_t done = 0;
 		int fd = open(devices[0].path, O_RDONLY | O_CLOEXEC), wr, err;
 
-		if (fd < 0)
-			return fail("open %s read-only: %s", devices[0].path, strerror(errno));
+		ASSERT_LE(0, fd) TH_LOG("open %s read-only: %s", devices[0].path, strerror(errno));
 		wr = guest_rw(fd, true, 0, buf, sizeof(buf), &done);
 		err = errno;
-		if (guest_rw(fd, false, 0, buf, sizeof(buf), &done) || done != sizeof(buf)) {
-			close(fd);
-			return fail("PREAD through a read-only descriptor failed");
-		}
+		ASSERT_EQ(0, guest_rw(fd, false, 0, buf, sizeof(buf), &done))
+			TH_LOG("PREAD through a read-only descriptor failed");
+		ASSERT_EQ(sizeof(buf), done) TH_LOG("PREAD through a read-only descriptor failed");
 		close(fd);
-		if (wr != -1 || err != EBADF)
-			return fail("PWRITE through a read-only descriptor: %s, want EBADF",
-				    wr ? strerror(err) : "it wrote");
+		ASSERT_EQ(-1, wr)
+			TH_LOG("PWRITE through a read-only descriptor: %s, want EBADF",
+			       wr ? strerror(err) : "it wrote");
+		ASSERT_EQ(EBADF, err)
+			TH_LOG("PWRITE through a read-only descriptor: %s, want EBADF",
+			       strerror(err));
 	}
-	return 0;
 }
 
 /*
@@ -104,7 +111,7 @@ PVMAP_TEST(device_permissions)
  * through the hypervisor channel), nothing that skips clear-on-unmap. The demonstration of the hazard lives in
  * pvmap_test.ko.
  */
-PVMAP_TEST(no_stale_mapping_parameter)
+TEST_F(pvmap, no_stale_mapping_parameter)
 {
 	/* hygiene and pv make it stricter; the others only say which driver binds a display */
 	static const char *const allowed[] = { "hygiene", "pv", "stdvga_aperture", "qxl_aperture" };
@@ -113,22 +120,20 @@ PVMAP_TEST(no_stale_mapping_parameter)
 	DIR *dir;
 
 	dir = opendir("/sys/module/pvmap/parameters");
-	if (!dir)
-		return fail("no /sys/module/pvmap/parameters: %s", strerror(errno));
+	ASSERT_NE(NULL, dir) TH_LOG("no /sys/module/pvmap/parameters: %s", strerror(errno));
 	while ((de = readdir(dir))) {
 		bool ok = de->d_name[0] == '.';
 
 		for (unsigned int i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
 			ok |= !strcmp(de->d_name, allowed[i]);
-		if (!ok)
-			bad += fail("pvmap.ko has a parameter %s", de->d_name) != 0;
+		EXPECT_TRUE(ok) TH_LOG("pvmap.ko has a parameter %s", de->d_name);
+		bad += !ok;
 		n += de->d_name[0] != '.';
 	}
 	closedir(dir);
 	if (bad)
-		return -1;
+		return;	/* each one failed above */
 	printf("# pvmap.ko parameters: %d, none of them weakens clear-on-unmap\n", n);
-	return 0;
 }
 
 /*
@@ -136,7 +141,7 @@ PVMAP_TEST(no_stale_mapping_parameter)
  * EINVAL, EFAULT, ENOTTY or ENODEV; a valid one must succeed. N calls, N from
  * pvtest.fuzz= (default 20000).
  */
-PVMAP_TEST(ioctl_fuzz)
+TEST_F(pvmap, ioctl_fuzz)
 {
 	static const unsigned int nrs[] = { 0x01, 0x02, 0x03, 0x04 };
 	unsigned long calls = 20000, bad = 0, refused = 0;
@@ -149,13 +154,9 @@ PVMAP_TEST(ioctl_fuzz)
 	if (guest_cmdline_get("fuzz", arg, sizeof(arg)))
 		calls = strtoul(arg, NULL, 0);
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);	/* open_ivshmem() said why */
 	b.rw = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (b.rw == MAP_FAILED) {
-		close(fd);
-		return fail("mmap");
-	}
+	ASSERT_NE(MAP_FAILED, b.rw) TH_LOG("mmap");
 	b.ro = b.rw + PAGE;
 	b.gone = b.rw + 2 * PAGE;
 	memset(b.rw, 0, 2 * PAGE);
@@ -240,7 +241,7 @@ PVMAP_TEST(ioctl_fuzz)
 	munmap(b.rw, 2 * PAGE);
 	close(fd);
 	printf("# %lu ioctls, %lu refused as they should be, %lu wrong\n", calls, refused, bad);
-	return bad ? -1 : 0;
+	EXPECT_EQ(0, bad) TH_LOG("%lu ioctls went wrong", bad);
 }
 
 TEST_HARNESS_MAIN
