@@ -236,7 +236,7 @@ static int soak_run(long seconds, uint64_t irq_maps)
  * (make bench measures speed). Where maps point into a whole-aperture
  * mapping there are no slots for an interrupt to share.
  */
-PVMAP_TEST(atomic_map_in_irq)
+TEST_F(pvmap, atomic_map_in_irq)
 {
 	char arg[32] = "2000";
 	struct device *d;
@@ -244,26 +244,23 @@ PVMAP_TEST(atomic_map_in_irq)
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
-	if (!(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
-		return skip("whole-aperture mapping: no slots to share with interrupts");
-	}
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
+	if (!(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP))
+		SKIP(return, "whole-aperture mapping: no slots to share with interrupts");
 	guest_cmdline_get("irqload", arg, sizeof(arg));
 	maps = strtol(arg, NULL, 0);
-	if (maps <= 0)
-		return fail("pvtest.irqload=%s: a number of maps", arg);
-	return soak_run(0, maps);
+	ASSERT_LT(0, maps) TH_LOG("pvtest.irqload=%s: a number of maps", arg);
+	ASSERT_EQ(0, soak_run(0, maps));
 }
 
 /* pvtest.soak=SECONDS: every vCPU mixes every path; the host checks every region. */
-PVMAP_TEST(soak)
+TEST_F(pvmap, soak)
 {
 	char arg[32];
 
 	if (!guest_cmdline_get("soak", arg, sizeof(arg)))
-		return skip("only in make soak (pvtest.soak=SECONDS)");
-	return soak_run(strtol(arg, NULL, 0), 0);
+		SKIP(return, "only in make soak (pvtest.soak=SECONDS)");
+	ASSERT_EQ(0, soak_run(strtol(arg, NULL, 0), 0));
 }
 
 TEST_HARNESS_MAIN
