@@ -54,7 +54,7 @@ static int expect_pvmapctl(int want, const char *needle, const char *const *args
 }
 
 /* 1 MiB, page-aligned: print the engine's counts and check them where exact. */
-PVMAP_TEST(stats_1mib_pwrite)
+TEST_F(pvmap, stats_1mib_pwrite)
 {
 	struct pvmap_stats before, after;
 	uint64_t off, pte, flushes, batches;
@@ -62,56 +62,51 @@ PVMAP_TEST(stats_1mib_pwrite)
 	int fd, ret;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	off = (random_u64() % (d->info.aperture_size / MIB)) * MIB;
 	read_stats(fd, &before);
 	ret = pwrite_pattern(fd, off, MIB, random_u64(), true);
 	read_stats(fd, &after);
 	close(fd);
-	if (ret)
-		return -1;
+	ASSERT_EQ(0, ret);
 	pte = after.pte_writes - before.pte_writes;
 	flushes = after.local_flushes - before.local_flushes;
 	batches = after.batches - before.batches;
 	printf("# 1 MiB PWRITE: %llu PTE writes, %llu local flushes, %llu batches, %llu maps\n",
 	       (unsigned long long)pte, (unsigned long long)flushes,
 	       (unsigned long long)batches, (unsigned long long)(after.maps - before.maps));
-	if (!guest_host_sync("pattern"))
-		return fail("host did not acknowledge the pattern");
+	ASSERT_TRUE(guest_host_sync("pattern")) TH_LOG("host did not acknowledge the pattern");
 	if (d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP) {
 		/* 256 pages set and cleared, each flushed once, 16 pages per batch */
-		if (pte != 512 || flushes != 256 || batches != 32)
-			return fail("want 512 PTE writes, 256 flushes, 32 batches");
-	} else if (pte || flushes) {
-		return fail("the whole-aperture mapping wrote PTEs");
+		ASSERT_EQ(512, pte) TH_LOG("want 512 PTE writes, 256 flushes, 32 batches");
+		ASSERT_EQ(256, flushes) TH_LOG("want 512 PTE writes, 256 flushes, 32 batches");
+		ASSERT_EQ(32, batches) TH_LOG("want 512 PTE writes, 256 flushes, 32 batches");
+	} else {
+		ASSERT_EQ(0, pte) TH_LOG("the whole-aperture mapping wrote PTEs");
+		ASSERT_EQ(0, flushes) TH_LOG("the whole-aperture mapping wrote PTEs");
 	}
-	for (unsigned int cpu = 0; cpu < after.nr_cpus; cpu++)
-		if (after.live_slots[cpu])
-			return fail("%u slots still live on CPU %u", after.live_slots[cpu], cpu);
-	return 0;
+	for (unsigned int cpu = 0; cpu < after.nr_cpus; cpu++) {
+		ASSERT_EQ(0, after.live_slots[cpu])
+			TH_LOG("%u slots still live on CPU %u", after.live_slots[cpu], cpu);
+	}
 }
 
 /* Two vCPUs write disjoint regions at once: no corruption, no shootdown IPIs. */
-PVMAP_TEST(concurrent_no_shootdown)
+TEST_F(pvmap, concurrent_no_shootdown)
 {
 	uint64_t half, len = 2 * MIB, off[2], seed[2];
 	struct pvmap_stats st0 = { 0 }, st1 = { 0 };
 	long long tlb0, tlb1, cal0, cal1;
-	int fd, ret = 0, go[2], back[2];
+	int fd, go[2], back[2];
 	struct device *d;
 	pid_t pid[2];
 	char c;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		close(fd);
-		return fail("needs 2 CPUs");
-	}
-	if (pipe(go) || pipe(back))
-		return fail("pipe: %s", strerror(errno));
+	ASSERT_LE(0, fd);
+	ASSERT_LE(2, sysconf(_SC_NPROCESSORS_ONLN)) TH_LOG("needs 2 CPUs");
+	ASSERT_EQ(0, pipe(go)) TH_LOG("pipe: %s", strerror(errno));
+	ASSERT_EQ(0, pipe(back)) TH_LOG("pipe: %s", strerror(errno));
 	half = d->info.aperture_size / 2;
 	for (int i = 0; i < 2; i++) {
 		off[i] = i * half + (random_u64() % ((half - len) / PAGE)) * PAGE;
@@ -122,25 +117,24 @@ PVMAP_TEST(concurrent_no_shootdown)
 			_exit(writer(i, fd, off[i], len, seed[i], go[0], back[1]));
 	}
 	/* Both writers are pinned and ready: count from here. */
-	for (int i = 0; i < 2; i++)
-		if (read(back[0], &c, 1) != 1)
-			ret = fail("a writer did not start");
+	for (int i = 0; i < 2; i++) {
+		EXPECT_EQ(1, read(back[0], &c, 1)) TH_LOG("a writer did not start");
+	}
 	read_stats(fd, &st0);
 	tlb0 = interrupts("TLB:");
 	cal0 = interrupts("CAL:");
-	if (write(go[1], "gg", 2) != 2)
-		ret = fail("cannot start the writers");
-	for (int i = 0; i < 2; i++)
-		if (read(back[0], &c, 1) != 1 || c != 'd')
-			ret = fail("a writer failed");
+	EXPECT_EQ(2, write(go[1], "gg", 2)) TH_LOG("cannot start the writers");
+	for (int i = 0; i < 2; i++) {
+		EXPECT_TRUE(read(back[0], &c, 1) == 1 && c == 'd') TH_LOG("a writer failed");
+	}
 	tlb1 = interrupts("TLB:");
 	cal1 = interrupts("CAL:");
 	read_stats(fd, &st1);
 	for (int i = 0; i < 2; i++) {
 		int status;
 
-		if (waitpid(pid[i], &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-			ret = fail("writer on CPU %d failed", i);
+		EXPECT_TRUE(waitpid(pid[i], &status, 0) >= 0 && WIFEXITED(status) &&
+			    !WEXITSTATUS(status)) TH_LOG("writer on CPU %d failed", i);
 		printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
 		       (unsigned long long)off[i], (unsigned long long)len,
 		       (unsigned long long)seed[i]);
@@ -154,13 +148,12 @@ PVMAP_TEST(concurrent_no_shootdown)
 	       "flushes: %llu local, %llu on every CPU\n", tlb1 - tlb0, cal1 - cal0,
 	       (unsigned long long)(st1.local_flushes - st0.local_flushes),
 	       (unsigned long long)(st1.remote_flushes - st0.remote_flushes));
-	if (!guest_host_sync("pattern"))
-		return fail("host did not acknowledge the patterns");
-	if (tlb0 < 0 || tlb1 < 0)
-		return fail("no TLB row in /proc/interrupts");
-	if (st1.remote_flushes != st0.remote_flushes)
-		return fail("the atomic path flushed %llu TLB entries on every CPU",
-			    (unsigned long long)(st1.remote_flushes - st0.remote_flushes));
+	ASSERT_TRUE(guest_host_sync("pattern")) TH_LOG("host did not acknowledge the patterns");
+	ASSERT_LE(0, tlb0) TH_LOG("no TLB row in /proc/interrupts");
+	ASSERT_LE(0, tlb1) TH_LOG("no TLB row in /proc/interrupts");
+	ASSERT_EQ(st0.remote_flushes, st1.remote_flushes)
+		TH_LOG("the atomic path flushed %llu TLB entries on every CPU",
+		       (unsigned long long)(st1.remote_flushes - st0.remote_flushes));
 	/*
 	 * Shootdowns are the kernel's (pvmap's own flushes are local, counted
 	 * above). With two vCPUs nothing else runs, and none may come; with
@@ -168,51 +161,53 @@ PVMAP_TEST(concurrent_no_shootdown)
 	 * that once ran on a writer's CPU) may send a few: attributed to them,
 	 * as long as the writers' CPUs saw no more than a handful.
 	 */
-	if (sysconf(_SC_NPROCESSORS_ONLN) <= 2 ? tlb1 != tlb0 : tlb1 - tlb0 > 16)
-		return fail("%lld TLB shootdowns while only pvmap's atomic path ran", tlb1 - tlb0);
+	if (sysconf(_SC_NPROCESSORS_ONLN) <= 2) {
+		ASSERT_EQ(tlb0, tlb1)
+			TH_LOG("%lld TLB shootdowns while only pvmap's atomic path ran",
+			       tlb1 - tlb0);
+	} else {
+		ASSERT_GE(16, tlb1 - tlb0)
+			TH_LOG("%lld TLB shootdowns while only pvmap's atomic path ran",
+			       tlb1 - tlb0);
+	}
 	/*
 	 * A flush by IPI (on_each_cpu) counts as a function call, once per
 	 * page: 8192 here. A handful come from the kernel's own housekeeping.
 	 */
-	if (cal1 - cal0 > 16)
-		return fail("%lld function-call IPIs: is the atomic path flushing remotely?",
-			    cal1 - cal0);
-	return ret;
+	ASSERT_GE(16, cal1 - cal0)
+		TH_LOG("%lld function-call IPIs: is the atomic path flushing remotely?",
+		       cal1 - cal0);
 }
 
 /*
  * Record the PTE layer's trace of a 1 MiB PWRITE and hand it to the host
  * (through the aperture), which replays it through the hypervisor stub.
  */
-PVMAP_TEST(trace_1mib_pwrite)
+TEST_F(pvmap, trace_1mib_pwrite)
 {
 	struct device *d;
 	uint64_t off;
 	int fd, sets;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	off = (random_u64() % (d->info.aperture_size / MIB / 2)) * MIB;
 	sets = guest_capture_trace(fd, d->info.aperture_size, off);
 	close(fd);
-	if (sets < 0)
-		return fail("the trace was not taken");
-	if (d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? sets != 256 : sets != 0)
-		return fail("%d PTE sets traced", sets);
-	return 0;
+	ASSERT_LE(0, sets) TH_LOG("the trace was not taken");
+	ASSERT_EQ(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? 256 : 0, sets)
+		TH_LOG("%d PTE sets traced", sets);
 }
 
 /* pvmapctl's commands, their JSON and their errors. */
-PVMAP_TEST(pvmapctl_cli)
+TEST_F(pvmap, pvmapctl_cli)
 {
 	char off[32], end[32], seed[32], other[32];
 	struct device *d;
 	int fd, bad = 0;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	close(fd);
 	snprintf(off, sizeof(off), "%#llx",
 		 (unsigned long long)(random_u64() % (d->info.aperture_size - MIB)));
@@ -238,7 +233,7 @@ PVMAP_TEST(pvmapctl_cli)
 	bad |= expect_pvmapctl(0, "\"pte_writes\":",
 			       (const char *[]){ "-d", "ivshmem", "--json", "stats", NULL });
 	bad |= expect_pvmapctl(2, "usage:", (const char *[]){ "frobnicate", NULL });
-	return bad ? -1 : 0;
+	EXPECT_EQ(0, bad);
 }
 
 TEST_HARNESS_MAIN
