@@ -28,46 +28,41 @@ static int mainline_pattern(const char *op, struct device *d, uint64_t off, uint
 }
 
 /* pvmap.ko is loaded (init loaded it with pvtest.modparams=). */
-PVMAP_TEST(module_loaded)
+TEST_F(pvmap, module_loaded)
 {
 	struct stat st;
 
-	if (stat("/sys/module/pvmap", &st))
-		return fail("pvmap is not loaded");
-	return 0;
+	ASSERT_EQ(0, stat("/sys/module/pvmap", &st)) TH_LOG("pvmap is not loaded");
 }
 
 /*
  * What this kernel has of the debug facilities the suite leans on, for the
  * guest's summary and the host's checks (which SKIP what a kernel lacks).
  */
-PVMAP_TEST(debug_facilities)
+TEST_F(pvmap, debug_facilities)
 {
 	struct pvmap_test_facilities req;
 	struct utsname uts;
 	char text[256];
 
-	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &req))
-		return -1;
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &req));
 	uname(&uts);
 	guest_facilities_text(&req, text, sizeof(text));
 	printf("# pvmap-host: facilities release=%s %s\n", uts.release, text);
-	return 0;
 }
 
 /*
  * pvmap bound every aperture device the host gave (pvtest.expect=) and no
  * other.
  */
-PVMAP_TEST(binds_every_aperture)
+TEST_F(pvmap, binds_every_aperture)
 {
 	char expect[128], *tok, *save;
 	int want = 0, found = 0;
 
-	if (!guest_cmdline_get("expect", expect, sizeof(expect)))
-		return fail("no pvtest.expect= on the command line");
-	if (scan_devices() < 0)
-		return fail("cannot list /dev");
+	ASSERT_TRUE(guest_cmdline_get("expect", expect, sizeof(expect)))
+		TH_LOG("no pvtest.expect= on the command line");
+	ASSERT_LE(0, scan_devices()) TH_LOG("cannot list /dev");
 	for (int i = 0; i < ndevices; i++)
 		printf("# %s: %s at %s\n", devices[i].path,
 		       pvmap_kind_name(devices[i].info.kind), devices[i].info.pci_name);
@@ -77,55 +72,54 @@ PVMAP_TEST(binds_every_aperture)
 		want++;
 		for (int i = 0; i < ndevices; i++)
 			have |= !strcmp(pvmap_kind_name(devices[i].info.kind), tok);
-		if (!have)
-			return fail("no /dev/pvmapN for the %s device", tok);
+		ASSERT_TRUE(have) TH_LOG("no /dev/pvmapN for the %s device", tok);
 		found++;
 	}
-	if (ndevices != want)
-		return fail("%d devices bound, %d expected", ndevices, want);
-	return found == want ? 0 : -1;
+	ASSERT_EQ(want, ndevices) TH_LOG("%d devices bound, %d expected", ndevices, want);
+	ASSERT_EQ(want, found);
 }
 
 /*
  * INFO must agree with what the PCI core sees (sysfs "resource"); the host
  * compares the "# pvmap-host: bar" lines with QMP's query-pci.
  */
-PVMAP_TEST(info_matches_bar)
+TEST_F(pvmap, info_matches_bar)
 {
-	if (scan_devices() <= 0)
-		return fail("no pvmap device");
+	ASSERT_LT(0, scan_devices()) TH_LOG("no pvmap device");
 	for (int i = 0; i < ndevices; i++) {
 		struct pvmap_info *info = &devices[i].info;
 		char path[96], res[2048], *line = res;
 		unsigned long long start, end;
 
-		if (info->abi_version != PVMAP_ABI_VERSION)
-			return fail("%s: abi_version %u", devices[i].path, info->abi_version);
+		ASSERT_EQ(PVMAP_ABI_VERSION, info->abi_version)
+			TH_LOG("%s: abi_version %u", devices[i].path, info->abi_version);
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", info->pci_name);
-		if (guest_read_file(path, res, sizeof(res)) < 0)
-			return fail("cannot read %s", path);
+		ASSERT_LE(0, guest_read_file(path, res, sizeof(res)))
+			TH_LOG("cannot read %s", path);
 		for (int bar = 0; bar < info->bar && line; bar++) {
 			line = strchr(line, '\n');
 			line = line ? line + 1 : NULL;
 		}
-		if (!line || sscanf(line, "%llx %llx", &start, &end) != 2)
-			return fail("%s: no BAR%u in %s", devices[i].path, info->bar, path);
-		if (info->aperture_base != start || info->aperture_size != end - start + 1)
-			return fail("%s: INFO says %#llx+%#llx, sysfs %#llx-%#llx", devices[i].path,
-				    (unsigned long long)info->aperture_base,
-				    (unsigned long long)info->aperture_size, start, end);
+		ASSERT_TRUE(line && sscanf(line, "%llx %llx", &start, &end) == 2)
+			TH_LOG("%s: no BAR%u in %s", devices[i].path, info->bar, path);
+		ASSERT_EQ(start, info->aperture_base)
+			TH_LOG("%s: INFO says %#llx+%#llx, sysfs %#llx-%#llx", devices[i].path,
+			       (unsigned long long)info->aperture_base,
+			       (unsigned long long)info->aperture_size, start, end);
+		ASSERT_EQ(end - start + 1, info->aperture_size)
+			TH_LOG("%s: INFO says %#llx+%#llx, sysfs %#llx-%#llx", devices[i].path,
+			       (unsigned long long)info->aperture_base,
+			       (unsigned long long)info->aperture_size, start, end);
 		printf("# pvmap-host: bar pci=%s kind=%s bar=%u base=%#llx size=%#llx\n",
 		       info->pci_name, pvmap_kind_name(info->kind), info->bar,
 		       (unsigned long long)info->aperture_base,
 		       (unsigned long long)info->aperture_size);
 	}
-	if (!guest_host_sync("bars"))
-		return fail("host did not acknowledge the BAR check");
-	return 0;
+	ASSERT_TRUE(guest_host_sync("bars")) TH_LOG("host did not acknowledge the BAR check");
 }
 
 /* i386 always clears on unmap; x86_64 only with hygiene=1. */
-PVMAP_TEST(unmap_mode)
+TEST_F(pvmap, unmap_mode)
 {
 	char params[256];
 	bool want;
@@ -136,61 +130,54 @@ PVMAP_TEST(unmap_mode)
 #else
 	want = strstr(params, "hygiene=1") != NULL;
 #endif
-	if (scan_devices() <= 0)
-		return fail("no pvmap device");
+	ASSERT_LT(0, scan_devices()) TH_LOG("no pvmap device");
 	for (int i = 0; i < ndevices; i++) {
 		bool have = devices[i].info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP;
 
 		printf("# %s: %s\n", devices[i].path,
 		       have ? "slots, clear-on-unmap" : "whole-aperture mapping");
-		if (have != want)
-			return fail("%s: clear-on-unmap is %s, want %s", devices[i].path,
-				    have ? "on" : "off", want ? "on" : "off");
+		ASSERT_EQ(want, have) TH_LOG("%s: clear-on-unmap is %s, want %s", devices[i].path,
+					     have ? "on" : "off", want ? "on" : "off");
 	}
-	return 0;
 }
 
 /* An ioctl pvmap does not know fails with ENOTTY. */
-PVMAP_TEST(unknown_ioctl_rejected)
+TEST_F(pvmap, unknown_ioctl_rejected)
 {
 	int fd, ret, err;
 
-	if (scan_devices() <= 0)
-		return fail("no pvmap device");
+	ASSERT_LT(0, scan_devices()) TH_LOG("no pvmap device");
 	fd = open(devices[0].path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open %s: %s", devices[0].path, strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("open %s: %s", devices[0].path, strerror(errno));
 	ret = ioctl(fd, _IOR(PVMAP_IOC_MAGIC, 0x7f, struct pvmap_info), &devices[0].info);
 	err = errno;
 	close(fd);
-	if (ret != -1 || err != ENOTTY)
-		return fail("unknown ioctl returned %d (%s), want ENOTTY", ret, strerror(err));
-	return 0;
+	ASSERT_EQ(-1, ret)
+		TH_LOG("unknown ioctl returned %d (%s), want ENOTTY", ret, strerror(err));
+	ASSERT_EQ(ENOTTY, err)
+		TH_LOG("unknown ioctl returned %d (%s), want ENOTTY", ret, strerror(err));
 }
 
 /* The problem pvmap exists for: a whole 1 GiB aperture does not fit on i386. */
-PVMAP_TEST(whole_aperture_ioremap)
+TEST_F(pvmap, whole_aperture_ioremap)
 {
 	struct device *d;
 	char path[96], result[64];
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
 	snprintf(path, sizeof(path), GUEST_DEBUGFS "/%s/whole_ioremap", d->path + 5);
-	if (guest_read_file(path, result, sizeof(result)) < 0)
-		return fail("cannot read %s", path);
+	ASSERT_LE(0, guest_read_file(path, result, sizeof(result))) TH_LOG("cannot read %s", path);
 	printf("# ioremap_wc of %llu MiB: %s", (unsigned long long)d->info.aperture_size >> 20,
 	       result);
 #if defined(__i386__)
-	if (strncmp(result, "failed", 6))
-		return fail("whole-aperture ioremap_wc succeeded on i386");
+	ASSERT_EQ(0, strncmp(result, "failed", 6))
+		TH_LOG("whole-aperture ioremap_wc succeeded on i386");
 #else
-	if (strncmp(result, "mapped", 6))
-		return fail("whole-aperture ioremap_wc failed on x86_64");
+	ASSERT_EQ(0, strncmp(result, "mapped", 6))
+		TH_LOG("whole-aperture ioremap_wc failed on x86_64");
 #endif
-	return 0;
 }
 
 /*
@@ -201,7 +188,7 @@ PVMAP_TEST(whole_aperture_ioremap)
  * size does not fit its unsigned long either. The debugfs file says it did
  * not try. A skip where no aperture is above 4 GiB, and on x86_64.
  */
-PVMAP_TEST(whole_ioremap_above_4g)
+TEST_F(pvmap, whole_ioremap_above_4g)
 {
 	struct device *d = NULL;
 	char path[96], result[96];
@@ -211,68 +198,62 @@ PVMAP_TEST(whole_ioremap_above_4g)
 		if (devices[i].info.aperture_base + devices[i].info.aperture_size - 1 > 0xffffffffULL)
 			d = &devices[i];
 	if (!d)
-		return skip("no aperture above 4 GiB in this guest");
+		SKIP(return, "no aperture above 4 GiB in this guest");
 #if !defined(__i386__)
-	return skip("x86_64's ioremap_wc() takes any physical address");
+	SKIP(return, "x86_64's ioremap_wc() takes any physical address");
 #endif
 	snprintf(path, sizeof(path), GUEST_DEBUGFS "/%s/whole_ioremap", d->path + 5);
-	if (guest_read_file(path, result, sizeof(result)) < 0)
-		return fail("cannot read %s", path);
+	ASSERT_LE(0, guest_read_file(path, result, sizeof(result))) TH_LOG("cannot read %s", path);
 	printf("# %s at %#llx, %llu MiB: whole_ioremap says %s", d->path,
 	       (unsigned long long)d->info.aperture_base,
 	       (unsigned long long)d->info.aperture_size >> 20, result);
-	if (!strstr(result, "not tried above 4 GiB"))
-		return fail("whole_ioremap handed an aperture above 4 GiB to i386's ioremap_wc()");
-	return 0;
+	ASSERT_NE(NULL, strstr(result, "not tried above 4 GiB"))
+		TH_LOG("whole_ioremap handed an aperture above 4 GiB to i386's ioremap_wc()");
 }
 
 /*
  * The pattern the host wrote into the backing file before boot reads back
  * through the kernel's own io_mapping.
  */
-PVMAP_TEST(reads_host_pattern)
+TEST_F(pvmap, reads_host_pattern)
 {
 	unsigned long long off, len, seed;
 	struct device *d;
 	char arg[96];
 
-	if (!guest_cmdline_get("hostpat", arg, sizeof(arg)) ||
-	    sscanf(arg, "%llx:%llx:%llx", &off, &len, &seed) != 3)
-		return fail("no pvtest.hostpat=OFF:LEN:SEED on the command line");
+	ASSERT_TRUE(guest_cmdline_get("hostpat", arg, sizeof(arg)) &&
+		    sscanf(arg, "%llx:%llx:%llx", &off, &len, &seed) == 3)
+		TH_LOG("no pvtest.hostpat=OFF:LEN:SEED on the command line");
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
-	return mainline_pattern("mainline_check", d, off, len, seed);
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
+	ASSERT_EQ(0, mainline_pattern("mainline_check", d, off, len, seed));
 }
 
 /*
  * A pattern PWRITten at a random offset, across pages and of odd length, is
  * byte-exact in the host's backing file.
  */
-PVMAP_TEST(writes_guest_pattern)
+TEST_F(pvmap, writes_guest_pattern)
 {
 	uint64_t off, seed, rnd[2];
 	struct device *d;
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
-	if (getrandom(rnd, sizeof(rnd), 0) != sizeof(rnd))
-		return fail("getrandom: %s", strerror(errno));
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
+	ASSERT_EQ(sizeof(rnd), getrandom(rnd, sizeof(rnd), 0))
+		TH_LOG("getrandom: %s", strerror(errno));
 	off = rnd[0] % (d->info.aperture_size - GUEST_PAT_LEN);
 	while (hits_host_pattern(off, GUEST_PAT_LEN))
 		off = random_u64() % (d->info.aperture_size - GUEST_PAT_LEN);
 	seed = rnd[1];
-	if (mainline_pattern("mainline_fill", d, off, GUEST_PAT_LEN, seed))
-		return -1;
+	ASSERT_EQ(0, mainline_pattern("mainline_fill", d, off, GUEST_PAT_LEN, seed));
 	printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
 	       (unsigned long long)off, (unsigned long long)GUEST_PAT_LEN,
 	       (unsigned long long)seed);
-	if (!guest_host_sync("pattern"))
-		return fail("host did not find the pattern in the backing file");
-	return 0;
+	ASSERT_TRUE(guest_host_sync("pattern"))
+		TH_LOG("host did not find the pattern in the backing file");
 }
 
 TEST_HARNESS_MAIN
