@@ -66,14 +66,13 @@ static void partial_case_wrong(const char *op, unsigned int i, uint64_t done, un
  * PWRITEs at 24 random offsets across the whole aperture, its first and last
  * byte included, each byte-exact in the host's backing file.
  */
-PVMAP_TEST(pwrite_random_offsets)
+TEST_F(pvmap, pwrite_random_offsets)
 {
 	struct device *d;
 	int fd, ret = 0;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	/* One region in each 24th of the aperture, so none overlaps another. */
 	for (int i = 0; i < 24 && !ret; i++) {
 		uint64_t slice = d->info.aperture_size / 24;
@@ -91,42 +90,39 @@ PVMAP_TEST(pwrite_random_offsets)
 		ret = pwrite_pattern(fd, off, len, random_u64(), true);
 	}
 	close(fd);
-	if (!guest_host_sync("pattern"))
-		return fail("host did not acknowledge the patterns");
-	return ret;
+	ASSERT_TRUE(guest_host_sync("pattern")) TH_LOG("host did not acknowledge the patterns");
+	ASSERT_EQ(0, ret);
 }
 
 /* PREAD returns the pattern the host wrote before boot. */
-PVMAP_TEST(pread_host_pattern)
+TEST_F(pvmap, pread_host_pattern)
 {
 	uint64_t off, len, seed, done = 0, bad;
 	struct device *d;
 	uint8_t *buf;
 	int fd, ret;
 
-	if (!host_pattern(&off, &len, &seed))
-		return fail("no pvtest.hostpat= on the command line");
+	ASSERT_TRUE(host_pattern(&off, &len, &seed))
+		TH_LOG("no pvtest.hostpat= on the command line");
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	buf = malloc(len);
 	ret = buf ? guest_rw(fd, false, off, buf, len, &done) : -1;
 	close(fd);
 	bad = buf && !ret && done == len ? pvmap_pattern_check(buf, len, seed, off) : 0;
 	free(buf);
-	if (ret || done != len)
-		return fail("PREAD: %d, %llu of %llu done", ret, (unsigned long long)done,
-			    (unsigned long long)len);
-	if (bad != len)
-		return fail("PREAD differs from the host's pattern at %#llx",
-			    (unsigned long long)(off + bad));
-	return 0;
+	ASSERT_EQ(0, ret) TH_LOG("PREAD: %d, %llu of %llu done", ret, (unsigned long long)done,
+				 (unsigned long long)len);
+	ASSERT_EQ(len, done) TH_LOG("PREAD: %d, %llu of %llu done", ret, (unsigned long long)done,
+				    (unsigned long long)len);
+	ASSERT_EQ(len, bad) TH_LOG("PREAD differs from the host's pattern at %#llx",
+				   (unsigned long long)(off + bad));
 }
 
 /*
  * Writes through a user mmap of three pages reach the host's backing file.
  */
-PVMAP_TEST(mmap_write)
+TEST_F(pvmap, mmap_write)
 {
 	uint64_t off, seed = random_u64(), len = 3 * PAGE;
 	struct device *d;
@@ -134,71 +130,63 @@ PVMAP_TEST(mmap_write)
 	int fd;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	do
 		off = (random_u64() % (d->info.aperture_size / PAGE - 3)) * PAGE;
 	while (hits_host_pattern(off, len));
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
 	close(fd);
-	if (p == MAP_FAILED)
-		return fail("mmap at %#llx: %s", (unsigned long long)off, strerror(errno));
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap at %#llx: %s", (unsigned long long)off,
+					strerror(errno));
 	pvmap_pattern_fill(p, len, seed, off);
 	munmap(p, len);
 	printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
 	       (unsigned long long)off, (unsigned long long)len, (unsigned long long)seed);
-	if (!guest_host_sync("pattern"))
-		return fail("host did not acknowledge the pattern");
-	return 0;
+	ASSERT_TRUE(guest_host_sync("pattern")) TH_LOG("host did not acknowledge the pattern");
 }
 
 /* A user mmap reads the pattern the host wrote before boot. */
-PVMAP_TEST(mmap_read_host_pattern)
+TEST_F(pvmap, mmap_read_host_pattern)
 {
 	uint64_t off, len, seed, start, maplen, bad;
 	struct device *d;
 	uint8_t *p;
 	int fd;
 
-	if (!host_pattern(&off, &len, &seed))
-		return fail("no pvtest.hostpat= on the command line");
+	ASSERT_TRUE(host_pattern(&off, &len, &seed))
+		TH_LOG("no pvtest.hostpat= on the command line");
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	start = off & ~(PAGE - 1);
 	maplen = (off - start + len + PAGE - 1) & ~(PAGE - 1);
 	p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, start);
 	close(fd);
-	if (p == MAP_FAILED)
-		return fail("mmap at %#llx: %s", (unsigned long long)start, strerror(errno));
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("mmap at %#llx: %s", (unsigned long long)start,
+					strerror(errno));
 	bad = pvmap_pattern_check(p + (off - start), len, seed, off);
 	munmap(p, maplen);
-	if (bad != len)
-		return fail("mmap differs from the host's pattern at %#llx",
-			    (unsigned long long)(off + bad));
-	return 0;
+	ASSERT_EQ(len, bad) TH_LOG("mmap differs from the host's pattern at %#llx",
+				   (unsigned long long)(off + bad));
 }
 
 /*
  * mmap of the last page works; one page more, past the end, wrapping or
  * private mappings are refused.
  */
-PVMAP_TEST(mmap_bounds)
+TEST_F(pvmap, mmap_bounds)
 {
 	struct device *d;
-	int fd, bad = 0;
 	uint64_t size;
+	int fd, err;
 	void *p;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	size = d->info.aperture_size;
 	/* the last page maps; one page more, or past the end, does not */
 	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, size - PAGE);
-	if (p == MAP_FAILED)
-		bad += fail("mmap of the last page: %s", strerror(errno)) != 0;
-	else
+	EXPECT_NE(MAP_FAILED, p) TH_LOG("mmap of the last page: %s", strerror(errno));
+	if (p != MAP_FAILED)
 		munmap(p, PAGE);
 	struct {
 		uint64_t len, off;
@@ -210,41 +198,36 @@ PVMAP_TEST(mmap_bounds)
 	};
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		p = mmap(NULL, cases[i].len, PROT_READ, MAP_SHARED, fd, (off_t)cases[i].off);
-		if (p != MAP_FAILED) {
-			printf("# mmap of %#llx bytes at %#llx (%s) was accepted\n",
-			       (unsigned long long)cases[i].len,
-			       (unsigned long long)cases[i].off, cases[i].what);
+		EXPECT_EQ(MAP_FAILED, p) TH_LOG("mmap of %#llx bytes at %#llx (%s) was accepted",
+						(unsigned long long)cases[i].len,
+						(unsigned long long)cases[i].off, cases[i].what);
+		if (p != MAP_FAILED)
 			munmap(p, cases[i].len);
-			bad++;
-		}
 	}
 	/* device memory has nothing to copy on write: private mappings are refused */
 	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	if (p != MAP_FAILED || errno != EINVAL) {
-		bad += fail("a MAP_PRIVATE mapping: %s, want EINVAL",
-			    p == MAP_FAILED ? strerror(errno) : "accepted") != 0;
-		if (p != MAP_FAILED)
-			munmap(p, PAGE);
-	}
+	err = p == MAP_FAILED ? errno : 0;
+	EXPECT_EQ(EINVAL, err) TH_LOG("a MAP_PRIVATE mapping: %s, want EINVAL",
+				      p == MAP_FAILED ? strerror(err) : "accepted");
+	if (p != MAP_FAILED)
+		munmap(p, PAGE);
 	close(fd);
-	return bad ? -1 : 0;
 }
 
 /*
  * PWRITE and PREAD past the end, with wrapping offset+length, zero or huge
  * lengths and bad pointers are refused, and nothing is copied.
  */
-PVMAP_TEST(rw_bounds)
+TEST_F(pvmap, rw_bounds)
 {
 	static const uint64_t big = ~0ULL;
 	uint8_t buf[16] = { 0 };
 	struct device *d;
 	uint64_t size, done;
-	int fd, bad = 0;
+	int fd, ret;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	size = d->info.aperture_size;
 	struct {
 		uint64_t off, len;
@@ -260,101 +243,94 @@ PVMAP_TEST(rw_bounds)
 	};
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (int write = 0; write < 2; write++) {
-			int ret = guest_rw(fd, write, cases[i].off, cases[i].ptr,
-						 cases[i].len, &done);
+			int err;
 
-			if (ret != -1 || errno != cases[i].want) {
-				printf("# case %u %s: %d (%s), want %s\n", i,
-				       write ? "PWRITE" : "PREAD", ret, strerror(errno),
-				       strerror(cases[i].want));
-				bad++;
-			}
+			ret = guest_rw(fd, write, cases[i].off, cases[i].ptr, cases[i].len, &done);
+			err = ret == -1 ? errno : 0;
+			EXPECT_EQ(cases[i].want, err) TH_LOG("case %u %s: %d (%s), want %s", i,
+							     write ? "PWRITE" : "PREAD", ret,
+							     strerror(err),
+							     strerror(cases[i].want));
 		}
 	}
-	if (guest_rw(fd, true, 0, buf, 0, &done) || done)
-		bad += fail("a zero-length PWRITE failed");
+	ret = guest_rw(fd, true, 0, buf, 0, &done);
+	EXPECT_EQ(0, ret) TH_LOG("a zero-length PWRITE failed");
+	EXPECT_EQ(0, done) TH_LOG("a zero-length PWRITE failed");
 	close(fd);
-	return bad ? -1 : 0;
 }
 
 /*
  * A buffer whose second page is gone: the copy stops exactly at the fault,
  * reports the bytes before it, and nothing past them reaches the aperture.
  */
-PVMAP_TEST(pwrite_partial_fault)
+TEST_F(pvmap, pwrite_partial_fault)
 {
 	uint64_t off, done = 0, head = PAGE - 100, seed_old = random_u64(), seed_new;
 	struct pvmap_stats before, after;
 	uint8_t *buf, *check;
 	struct device *d;
-	int fd, ret = 0;
+	int fd, ret, err;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	seed_new = seed_old ^ 0xff;
 	off = (random_u64() % (d->info.aperture_size / PAGE - 2)) * PAGE + 100;
-	if (pwrite_pattern(fd, off, 2 * PAGE, seed_old, false)) {
-		close(fd);
-		return -1;
-	}
+	ASSERT_EQ(0, pwrite_pattern(fd, off, 2 * PAGE, seed_old, false));
 	buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	check = malloc(2 * PAGE);
-	if (buf == MAP_FAILED || !check) {
-		close(fd);
-		return fail("out of memory");
-	}
+	ASSERT_NE(MAP_FAILED, buf) TH_LOG("out of memory");
+	ASSERT_NE(NULL, check) TH_LOG("out of memory");
 	munmap(buf + PAGE, PAGE);
 	pvmap_pattern_fill(buf + 100, head, seed_new, off);
 	read_stats(fd, &before);
-	if (guest_rw(fd, true, off, buf + 100, 2 * PAGE, &done) || done != head)
-		ret = fail("PWRITE across an unmapped page: %llu done, want %llu",
-			   (unsigned long long)done, (unsigned long long)head);
+	ret = guest_rw(fd, true, off, buf + 100, 2 * PAGE, &done);
+	ASSERT_EQ(0, ret) TH_LOG("PWRITE across an unmapped page: %llu done, want %llu",
+				 (unsigned long long)done, (unsigned long long)head);
+	ASSERT_EQ(head, done) TH_LOG("PWRITE across an unmapped page: %llu done, want %llu",
+				     (unsigned long long)done, (unsigned long long)head);
 	read_stats(fd, &after);
-	if (!ret && after.slow_path == before.slow_path)
-		ret = fail("the fault did not take the slow path");
-	if (!ret && (guest_rw(fd, false, off, check, 2 * PAGE, &done) || done != 2 * PAGE))
-		ret = fail("PREAD back failed");
-	if (!ret && pvmap_pattern_check(check, head, seed_new, off) != head)
-		ret = fail("the bytes before the fault are wrong");
-	if (!ret && pvmap_pattern_check(check + head, 2 * PAGE - head, seed_old, off + head) !=
-		    2 * PAGE - head)
-		ret = fail("bytes past the fault were written");
+	ASSERT_NE(before.slow_path, after.slow_path) TH_LOG("the fault did not take the slow path");
+	ASSERT_EQ(0, guest_rw(fd, false, off, check, 2 * PAGE, &done)) TH_LOG("PREAD back failed");
+	ASSERT_EQ(2 * PAGE, done) TH_LOG("PREAD back failed");
+	ASSERT_EQ(head, pvmap_pattern_check(check, head, seed_new, off))
+		TH_LOG("the bytes before the fault are wrong");
+	ASSERT_EQ(2 * PAGE - head,
+		  pvmap_pattern_check(check + head, 2 * PAGE - head, seed_old, off + head))
+		TH_LOG("bytes past the fault were written");
 	/* Nothing at all copied: EFAULT, with done 0. */
-	if (!ret && (guest_rw(fd, true, off, buf + PAGE, 16, &done) != -1 ||
-		     errno != EFAULT || done))
-		ret = fail("PWRITE from an unmapped page: want EFAULT");
+	ret = guest_rw(fd, true, off, buf + PAGE, 16, &done);
+	err = ret == -1 ? errno : 0;
+	ASSERT_EQ(EFAULT, err) TH_LOG("PWRITE from an unmapped page: want EFAULT");
+	ASSERT_EQ(0, done) TH_LOG("PWRITE from an unmapped page: want EFAULT");
 	munmap(buf, PAGE);
 	free(check);
 	close(fd);
-	return ret;
 }
 
 /*
  * A PREAD into a buffer whose second page is read-only stops exactly at that
  * page and reports the bytes before it.
  */
-PVMAP_TEST(pread_partial_fault)
+TEST_F(pvmap, pread_partial_fault)
 {
 	uint64_t off, done = 0, head = PAGE - 100, seed = random_u64();
 	uint8_t *buf;
-	int fd, ret = 0;
+	int fd, ret;
 
 	fd = fault_test_setup(2 * PAGE, PAGE, seed, &off, &buf);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	memset(buf, 0xee, 2 * PAGE);
 	mprotect(buf + PAGE, PAGE, PROT_READ);	/* the copy cannot write here */
-	if (guest_rw(fd, false, off, buf + 100, 2 * PAGE, &done) || done != head)
-		ret = fail("PREAD into a read-only page: %llu done, want %llu",
-			   (unsigned long long)done, (unsigned long long)head);
-	else if (pvmap_pattern_check(buf + 100, head, seed, off) != head)
-		ret = fail("the bytes before the fault are wrong");
-	else if (buf[PAGE] != 0xee)
-		ret = fail("the read-only page changed");
+	ret = guest_rw(fd, false, off, buf + 100, 2 * PAGE, &done);
+	ASSERT_EQ(0, ret) TH_LOG("PREAD into a read-only page: %llu done, want %llu",
+				 (unsigned long long)done, (unsigned long long)head);
+	ASSERT_EQ(head, done) TH_LOG("PREAD into a read-only page: %llu done, want %llu",
+				     (unsigned long long)done, (unsigned long long)head);
+	ASSERT_EQ(head, pvmap_pattern_check(buf + 100, head, seed, off))
+		TH_LOG("the bytes before the fault are wrong");
+	ASSERT_EQ(0xee, buf[PAGE]) TH_LOG("the read-only page changed");
 	munmap(buf, 2 * PAGE);
 	close(fd);
-	return ret;
 }
 
 /*
@@ -365,18 +341,17 @@ PVMAP_TEST(pread_partial_fault)
  * __copy_user_intel, which stops up to 63 bytes before the fault. The host
  * then checks every PWRITE's bytes in the backing file: none past the fault.
  */
-PVMAP_TEST(rw_partial_fault_alignments)
+TEST_F(pvmap, rw_partial_fault_alignments)
 {
 	uint64_t base, seed_old = random_u64(), seed_new = random_u64(), done;
 	uint64_t span = (uint64_t)PVMAP_PARTIAL_CASES * PVMAP_PARTIAL_STRIDE;
 	unsigned int i, bad_w = 0, bad_r = 0, short_w = 0, short_r = 0;
 	uint8_t *buf;
-	int fd, ret = 0;
+	int fd;
 
 	print_cpu();
 	fd = fault_test_setup(span, span, seed_old, &base, &buf);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 
 	/* PWRITE: the source's second page is gone, the copy faults reading it. */
 	munmap(buf + PAGE, PAGE);
@@ -390,21 +365,18 @@ PVMAP_TEST(rw_partial_fault_alignments)
 	}
 	printf("# pvmap-host: partial base=%#llx old=%#llx new=%#llx\n", (unsigned long long)base,
 	       (unsigned long long)seed_old, (unsigned long long)seed_new);
-	if (!guest_host_sync("partial"))
-		ret = fail("the host found bytes past a fault (or not before it)");
+	EXPECT_TRUE(guest_host_sync("partial"))
+		TH_LOG("the host found bytes past a fault (or not before it)");
 
 	/*
 	 * PREAD: the destination's second page is read-only, the copy faults
 	 * writing it. The region is rewritten whole first, so PREAD's cases do
 	 * not depend on PWRITE's.
 	 */
-	if (pwrite_pattern(fd, base, span, seed_new, false) ||
-	    mmap(buf + PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
-	    MAP_FAILED) {
-		munmap(buf, PAGE);
-		close(fd);
-		return fail("mmap: %s", strerror(errno));
-	}
+	ASSERT_EQ(0, pwrite_pattern(fd, base, span, seed_new, false));
+	ASSERT_NE(MAP_FAILED, mmap(buf + PAGE, PAGE, PROT_READ,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0))
+		TH_LOG("mmap: %s", strerror(errno));
 	for (i = 0; i < PVMAP_PARTIAL_CASES; i++) {
 		uint64_t off = base + pvmap_partial_aperture_off(i), head = pvmap_partial_head(i);
 		uint8_t *dst = buf + pvmap_partial_user_off(i);
@@ -419,50 +391,50 @@ PVMAP_TEST(rw_partial_fault_alignments)
 	printf("# %u cases each way: PWRITE %u wrong (done up to %u bytes short), "
 	       "PREAD %u wrong (up to %u short)\n", PVMAP_PARTIAL_CASES, bad_w, short_w, bad_r,
 	       short_r);
-	if (bad_w || bad_r)
-		return fail("done is not exact at the fault");
-	return ret;
+	EXPECT_EQ(0, bad_w + bad_r) TH_LOG("done is not exact at the fault");
 }
 
 /*
  * Buffers never touched before: the copy with page faults disabled cannot
  * fault their pages in, so all of it must come through the sleepable path.
  */
-PVMAP_TEST(rw_untouched_buffer)
+TEST_F(pvmap, rw_untouched_buffer)
 {
 	struct pvmap_stats before, after;
 	uint64_t off, len = 64 * 1024, done = 0;
 	uint8_t *buf;
 	struct device *d;
-	int fd, ret = 0;
+	int fd;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	off = (random_u64() % (d->info.aperture_size / PAGE - 16)) * PAGE;
 	read_stats(fd, &before);
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED || guest_rw(fd, true, off, buf, len, &done) || done != len)
-		ret = fail("PWRITE from an untouched buffer: %llu of %llu done",
-			   (unsigned long long)done, (unsigned long long)len);
-	if (buf != MAP_FAILED)
-		munmap(buf, len);
+	ASSERT_NE(MAP_FAILED, buf) TH_LOG("PWRITE from an untouched buffer: %llu of %llu done",
+					  (unsigned long long)done, (unsigned long long)len);
+	ASSERT_EQ(0, guest_rw(fd, true, off, buf, len, &done))
+		TH_LOG("PWRITE from an untouched buffer: %llu of %llu done",
+		       (unsigned long long)done, (unsigned long long)len);
+	ASSERT_EQ(len, done) TH_LOG("PWRITE from an untouched buffer: %llu of %llu done",
+				    (unsigned long long)done, (unsigned long long)len);
+	munmap(buf, len);
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!ret && (buf == MAP_FAILED ||
-		     guest_rw(fd, false, off, buf, len, &done) || done != len))
-		ret = fail("PREAD into an untouched buffer: %llu of %llu done",
-			   (unsigned long long)done, (unsigned long long)len);
-	for (uint64_t i = 0; !ret && i < len; i++)
-		if (buf[i])
-			ret = fail("byte %llu read back as %#x, want 0", (unsigned long long)i,
-				   buf[i]);
-	if (buf != MAP_FAILED)
-		munmap(buf, len);
+	ASSERT_NE(MAP_FAILED, buf) TH_LOG("PREAD into an untouched buffer: %llu of %llu done",
+					  (unsigned long long)done, (unsigned long long)len);
+	ASSERT_EQ(0, guest_rw(fd, false, off, buf, len, &done))
+		TH_LOG("PREAD into an untouched buffer: %llu of %llu done",
+		       (unsigned long long)done, (unsigned long long)len);
+	ASSERT_EQ(len, done) TH_LOG("PREAD into an untouched buffer: %llu of %llu done",
+				    (unsigned long long)done, (unsigned long long)len);
+	for (uint64_t i = 0; i < len; i++) {
+		ASSERT_EQ(0, buf[i]) TH_LOG("byte %llu read back as %#x, want 0",
+					    (unsigned long long)i, buf[i]);
+	}
+	munmap(buf, len);
 	read_stats(fd, &after);
 	close(fd);
-	if (!ret && after.slow_path == before.slow_path)
-		ret = fail("no chunk took the sleepable path");
-	return ret;
+	ASSERT_NE(before.slow_path, after.slow_path) TH_LOG("no chunk took the sleepable path");
 }
 
 TEST_HARNESS_MAIN
