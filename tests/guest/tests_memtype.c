@@ -123,25 +123,22 @@ static int kcore_read(const struct kcore *k, uint64_t va, uint8_t *buf)
  * host's audit (handshake "memtype"), and the kernel's PAT memtype list.
  * Without PAT (a CPU without MTRRs, say) the kernel grants UC-: a failure.
  */
-PVMAP_TEST(memtype_wc)
+TEST_F(pvmap, memtype_wc)
 {
 	char list[16384], want[96], *line;
 	struct pvmap_test_facilities fac;
 	struct pvmap_test_memtype held = { 0 };
 	struct device *d;
-	int status, ret = 0;
+	int status;
 	pid_t child;
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
-	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
-		return -1;
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
 	fflush(stdout);
 	child = fork();
-	if (child < 0)
-		return fail("fork: %s", strerror(errno));
+	ASSERT_GE(child, 0) TH_LOG("fork: %s", strerror(errno));
 	if (child == 0) {	/* holds the map until memtype_release */
 		struct pvmap_test_memtype req;
 
@@ -153,6 +150,7 @@ PVMAP_TEST(memtype_wc)
 		       req.pat ? "on" : "off", req.h.msg);
 		_exit(req.h.status != PVMAP_TEST_PASS);
 	}
+	/* no ASSERT_ until the release: the child's held map outlives this process */
 	for (int i = 0; i < 300 && !held.va; i++) {
 		if (guest_test(PVMAP_TEST_MEMTYPE_QUERY, &held, d->info.aperture_base,
 			       d->info.aperture_size))
@@ -160,45 +158,43 @@ PVMAP_TEST(memtype_wc)
 		if (!held.va)
 			usleep(100 * 1000);
 	}
+	EXPECT_NE(0, held.va) TH_LOG("the held map never showed up");
 	if (held.va) {
 		guest_print_live();
 		printf("# pvmap-host: memtype va=%#llx pa=%#llx mode=%s level=%s\n",
 		       (unsigned long long)held.va, (unsigned long long)held.pa,
 		       guest_memtype_name(held.held), held.large ? "large" : "4k");
-		if (!guest_host_sync("memtype"))
-			ret = fail("the host's audit does not show WC flags for the held map");
-	} else {
-		ret = fail("the held map never showed up");
+		EXPECT_TRUE(guest_host_sync("memtype"))
+			TH_LOG("the host's audit does not show WC flags for the held map");
 	}
 	guest_test(PVMAP_TEST_MEMTYPE_RELEASE, &held, d->info.aperture_base,
 		   d->info.aperture_size);
-	if (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		ret = fail("the PTEs of pvmap's maps are not write-combining");
+	EXPECT_TRUE(waitpid(child, &status, 0) >= 0 && WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("the PTEs of pvmap's maps are not write-combining");
 
 	snprintf(want, sizeof(want), "PAT: [mem 0x%016llx-0x%016llx] ",
 		 (unsigned long long)d->info.aperture_base,
 		 (unsigned long long)(d->info.aperture_base + d->info.aperture_size));
-	if (guest_read_file("/sys/kernel/debug/x86/pat_memtype_list", list, sizeof(list)) < 0)
-		return fail("no /sys/kernel/debug/x86/pat_memtype_list: PAT is off");
+	ASSERT_GE(guest_read_file("/sys/kernel/debug/x86/pat_memtype_list", list, sizeof(list)), 0)
+		TH_LOG("no /sys/kernel/debug/x86/pat_memtype_list: PAT is off");
 #if defined(__i386__)
 	/* The list walks the memtype tree from 0 to ULONG_MAX (memtype_interval.c). */
 	if (d->info.aperture_base > 0xffffffffULL) {
 		printf("# aperture above 4 GiB: a 32-bit kernel's PAT memtype list omits it\n");
-		return ret;
+		return;
 	}
 #endif
 	line = strstr(list, want);
 	if (!line) {
 		printf("# want \"%s\" in:\n", want);
-		for (line = strtok(list, "\n"); line; line = strtok(NULL, "\n"))
-			printf("# %s\n", line);
-		return fail("the aperture is not in the PAT memtype list");
+		for (char *l = strtok(list, "\n"); l; l = strtok(NULL, "\n"))
+			printf("# %s\n", l);
 	}
+	ASSERT_NE(NULL, line) TH_LOG("the aperture is not in the PAT memtype list");
 	printf("# %.*s\n", (int)strcspn(line, "\n"), line);
-	if (strncmp(line + strlen(want), "write-combining\n", 16))
-		ret = fail("the aperture is reserved as %.*s", (int)strcspn(line + strlen(want), "\n"),
-			   line + strlen(want));
-	return ret;
+	EXPECT_EQ(0, strncmp(line + strlen(want), "write-combining\n", 16))
+		TH_LOG("the aperture is reserved as %.*s", (int)strcspn(line + strlen(want), "\n"),
+		       line + strlen(want));
 }
 
 /*
@@ -210,7 +206,7 @@ PVMAP_TEST(memtype_wc)
  * reservation, says it is not write-combining and still works; once the
  * reservation is gone it binds write-combining again.
  */
-PVMAP_TEST(memtype_conflict)
+TEST_F(pvmap, memtype_conflict)
 {
 	struct pvmap_test_conflict conflict = { 0 };
 	struct pvmap_test_uc uc;
@@ -222,13 +218,12 @@ PVMAP_TEST(memtype_conflict)
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
 	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
 	base = d->info.aperture_base;
 	size = d->info.aperture_size;
-	if (guest_write_file(PVMAP_DRIVER "/unbind", pci))
-		return fail("unbind %s", pci);
+	ASSERT_EQ(0, guest_write_file(PVMAP_DRIVER "/unbind", pci)) TH_LOG("unbind %s", pci);
+	/* unbound: no ASSERT_ until pvmap is bound again, failures go to ret */
 	if (guest_test(PVMAP_TEST_MEMTYPE_CONFLICT, &conflict, base, size))
 		ret = fail("memtype_conflict: %s", conflict.h.msg);
 	printf("# memtype_conflict: %s granted=%s slot=%s pool=%s large=%s is_wc=%u refused=%d: "
@@ -259,18 +254,16 @@ PVMAP_TEST(memtype_conflict)
 		}
 		guest_test(PVMAP_TEST_UC_RELEASE, &uc, base, size);
 	}
-	if (guest_write_file(PVMAP_DRIVER "/bind", pci))
-		return fail("bind %s again", pci);
+	ASSERT_EQ(0, guest_write_file(PVMAP_DRIVER "/bind", pci)) TH_LOG("bind %s again", pci);
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("%s not bound again", pci);
-	if (!(d->info.flags & PVMAP_INFO_F_WRITE_COMBINING))
-		ret = fail("not write-combining once the UC- reservation is gone");
-	if (ret)
-		return ret;
-	return conflict.h.status == PVMAP_TEST_SKIP ? 1 :
-	       conflict.h.status == PVMAP_TEST_PASS ? 0 : -1;
+	ASSERT_NE(NULL, d) TH_LOG("%s not bound again", pci);
+	ASSERT_NE(0, d->info.flags & PVMAP_INFO_F_WRITE_COMBINING)
+		TH_LOG("not write-combining once the UC- reservation is gone");
+	ASSERT_EQ(0, ret);
+	if (conflict.h.status == PVMAP_TEST_SKIP)
+		SKIP(return, "%s", conflict.h.msg);
+	ASSERT_EQ(PVMAP_TEST_PASS, conflict.h.status);
 }
 
 /*
@@ -286,7 +279,7 @@ PVMAP_TEST(memtype_conflict)
  * TLB on every CR3 write and has no PCIDs, so an entry left in another
  * address space's PCID cannot show here.)
  */
-PVMAP_TEST(sleepable_reuse_no_stale)
+TEST_F(pvmap, sleepable_reuse_no_stale)
 {
 	const uint64_t x_off = 3 * MIB, y_off = 5 * MIB;
 	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), fd, bad = 0, go[2], back[2], status;
@@ -298,29 +291,29 @@ PVMAP_TEST(sleepable_reuse_no_stale)
 	pid_t pid;
 	char c;
 
-	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
-		return -1;
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
 	if (!(fac.flags & PVMAP_TEST_F_PTE_LAYER))	/* pvmap_test_probe() */
-		return skip("pvmap built without its test hooks: pvmap_test cannot tell its windows");
+		SKIP(return,
+		     "pvmap built without its test hooks: pvmap_test cannot tell its windows");
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
-	if (!(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
-		close(fd);
-		return skip("whole-aperture mapping: sleepable maps point into it, no window is reused");
-	}
-	if (ncpu < 2 || put_tag(fd, x_off, tag_x) || put_tag(fd, y_off, tag_y) || pipe(go) ||
-	    pipe(back)) {
-		close(fd);
-		return fail("set-up: %d CPUs, tags or pipes failed", ncpu);
-	}
+	ASSERT_GE(fd, 0);
+	if (!(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP))
+		SKIP(return,
+		     "whole-aperture mapping: sleepable maps point into it, no window is reused");
+	ASSERT_GE(ncpu, 2) TH_LOG("set-up: %d CPUs, tags or pipes failed", ncpu);
+	ASSERT_EQ(0, put_tag(fd, x_off, tag_x))
+		TH_LOG("set-up: %d CPUs, tags or pipes failed", ncpu);
+	ASSERT_EQ(0, put_tag(fd, y_off, tag_y))
+		TH_LOG("set-up: %d CPUs, tags or pipes failed", ncpu);
+	ASSERT_EQ(0, pipe(go)) TH_LOG("set-up: %d CPUs, tags or pipes failed", ncpu);
+	ASSERT_EQ(0, pipe(back)) TH_LOG("set-up: %d CPUs, tags or pipes failed", ncpu);
 	close(fd);
 
 	/* A: map X on CPU 0, read it on every CPU, release it from CPU 0 */
-	if (pin_cpu(0) || !(va_x = hold_page(x_off, &val)) || val != tag_x) {
-		unpin();
-		return fail("A's map of page X: val=%x, want %x", val, tag_x);
-	}
+	ASSERT_EQ(0, pin_cpu(0)) TH_LOG("A's map of page X: val=%x, want %x", val, tag_x);
+	va_x = hold_page(x_off, &val);
+	ASSERT_NE(0, va_x) TH_LOG("A's map of page X: val=%x, want %x", val, tag_x);
+	ASSERT_EQ(tag_x, val) TH_LOG("A's map of page X: val=%x, want %x", val, tag_x);
 	bad += probe_all(ncpu, va_x, tag_x, "A holding X");
 	bad += release_held("A");
 	bad += probe_all(ncpu, va_x, 0, "A after releasing X");
@@ -364,7 +357,7 @@ PVMAP_TEST(sleepable_reuse_no_stale)
 	if (!bad)
 		printf("# window %#lx: X (%#x) for A, then Y (%#x) for B; probed on %d CPUs "
 		       "from both: never X after its release\n", va_x, tag_x, tag_y, ncpu);
-	return bad ? -1 : 0;
+	EXPECT_EQ(0, bad);
 }
 
 #define KCORE_BYTE	0x5a
@@ -375,7 +368,7 @@ PVMAP_TEST(sleepable_reuse_no_stale)
  * each page must read as zeros or as the aperture's bytes, and the kernel
  * must survive it (the console check catches an oops).
  */
-PVMAP_TEST(kcore_read_windows)
+TEST_F(pvmap, kcore_read_windows)
 {
 	static uint8_t fill[MIB], page[PAGE];
 	unsigned long long va, npages, pages = 0, nonzero = 0, bad = 0;
@@ -390,21 +383,14 @@ PVMAP_TEST(kcore_read_windows)
 	pid_t writer;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_GE(fd, 0);
 	memset(fill, KCORE_BYTE, sizeof(fill));
-	if (guest_rw(fd, true, held_off, fill, PAGE, NULL)) {
-		close(fd);
-		return fail("cannot fill the held page");
-	}
-	if (guest_read_file(GUEST_DEBUGFS "/windows", windows, sizeof(windows)) <= 0) {
-		close(fd);
-		return fail("no " GUEST_DEBUGFS "/windows");
-	}
-	if (kcore_open(&k)) {
-		close(fd);
-		return fail("/proc/kcore: %s", strerror(errno));
-	}
+	ASSERT_EQ(0, guest_rw(fd, true, held_off, fill, PAGE, NULL))
+		TH_LOG("cannot fill the held page");
+	ASSERT_GT(guest_read_file(GUEST_DEBUGFS "/windows", windows, sizeof(windows)), 0)
+		TH_LOG("no " GUEST_DEBUGFS "/windows");
+	ASSERT_EQ(0, kcore_open(&k)) TH_LOG("/proc/kcore: %s", strerror(errno));
+	/* no ASSERT_ until the release: the held map outlives this process */
 	if (!hold_page(held_off, &held_val))
 		bad++;
 	fflush(stdout);
@@ -459,7 +445,8 @@ PVMAP_TEST(kcore_read_windows)
 	close(fd);
 	printf("# /proc/kcore over %d windows, %d rounds: %llu pages read, %llu all zeros, "
 	       "%llu with the aperture's bytes\n", nwin, rounds, pages, pages - nonzero, nonzero);
-	return bad || !pages ? -1 : 0;
+	EXPECT_EQ(0, bad);
+	EXPECT_NE(0, pages);
 }
 
 TEST_HARNESS_MAIN
