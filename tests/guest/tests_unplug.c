@@ -115,7 +115,7 @@ static struct device *wait_for_ivshmem(void)
  * of long PWRITEs: the writer gets ENODEV, the module unloads; the device
  * comes back (device_add), binds again, and I/O works.
  */
-PVMAP_TEST(hot_unplug)
+TEST_F(pvmap, hot_unplug)
 {
 	static uint8_t data[4 << 20];
 	char modparams[256], pci[16];
@@ -126,8 +126,8 @@ PVMAP_TEST(hot_unplug)
 
 	guest_module_params(modparams, sizeof(modparams));
 	fd = open_ivshmem(&d);
-	if (fd < 0 || pipe(p))
-		return -1;
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(p)) TH_LOG("pipe: %s", strerror(errno));
 	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
 	fflush(stdout);
 	pid = fork();
@@ -156,31 +156,25 @@ PVMAP_TEST(hot_unplug)
 	close(p[0]);
 	close(p[1]);
 	printf("# writer: %llu x 4 MiB PWRITEs, then %s\n", (unsigned long long)n, strerror(err));
-	if (!ret && ioctl(fd, PVMAP_IOC_INFO, &d->info) != -1)
-		ret = fail("INFO on the unplugged device succeeded");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(-1, ioctl(fd, PVMAP_IOC_INFO, &d->info))
+		TH_LOG("INFO on the unplugged device succeeded");
 	close(fd);
-	if (ret)
-		return ret;
 	guest_test_unload();
 	ret = guest_unload_module("pvmap");
-	if (ret)
-		return fail("rmmod after unplug: %s", strerror(-ret));
+	ASSERT_EQ(0, ret) TH_LOG("rmmod after unplug: %s", strerror(-ret));
 	ret = guest_load_module(GUEST_MODULE_PATH, modparams);
-	if (ret)
-		return fail("insmod: %s", strerror(-ret));
-	if (!guest_host_sync("replug"))
-		return fail("host did not replug");
+	ASSERT_EQ(0, ret) TH_LOG("insmod: %s", strerror(-ret));
+	ASSERT_TRUE(guest_host_sync("replug")) TH_LOG("host did not replug");
 	wait_for_ivshmem();
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return fail("the device did not come back");
+	ASSERT_LE(0, fd) TH_LOG("the device did not come back");
 	ret = pwrite_pattern(fd, 4096, 8192, 77, true);
 	close(fd);
-	if (ret || !guest_host_sync("pattern"))
-		return fail("no I/O after the replug");
+	ASSERT_EQ(0, ret) TH_LOG("no I/O after the replug");
+	ASSERT_TRUE(guest_host_sync("pattern")) TH_LOG("no I/O after the replug");
 	printf("# %s unplugged, module unloaded and reloaded, device back as %s\n", pci,
 	       d->info.pci_name);
-	return 0;
 }
 
 /*
@@ -192,7 +186,7 @@ PVMAP_TEST(hot_unplug)
  * ones that vCPU has loaded when the host looks (an idle vCPU may have
  * switched to the kernel's).
  */
-PVMAP_TEST(mmap_zapped_on_unplug)
+TEST_F(pvmap, mmap_zapped_on_unplug)
 {
 	const uint64_t len = 4 * PAGE, off = 2 * MIB;
 	struct holder {
@@ -204,14 +198,10 @@ PVMAP_TEST(mmap_zapped_on_unplug)
 	pid_t pid;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
 	h = mmap(NULL, sizeof(*h), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (h == MAP_FAILED) {
-		close(fd);
-		return fail("mmap: %s", strerror(errno));
-	}
+	ASSERT_NE(MAP_FAILED, h) TH_LOG("mmap: %s", strerror(errno));
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -259,11 +249,9 @@ PVMAP_TEST(mmap_zapped_on_unplug)
 	}
 	munmap((void *)h, sizeof(*h));
 	close(fd);
-	if (!guest_host_sync("replug"))
-		return fail("host did not replug");
-	if (!wait_for_ivshmem())
-		return fail("%s did not come back", pci);
-	return ret;
+	ASSERT_TRUE(guest_host_sync("replug")) TH_LOG("host did not replug");
+	ASSERT_NE(NULL, wait_for_ivshmem()) TH_LOG("%s did not come back", pci);
+	ASSERT_EQ(0, ret);
 }
 
 /*
@@ -271,51 +259,44 @@ PVMAP_TEST(mmap_zapped_on_unplug)
  * get ENODEV, and a mapping made before the unbind gets SIGBUS: its PTEs
  * were zapped before the BAR was given up.
  */
-PVMAP_TEST(unbind_rebind)
+TEST_F(pvmap, unbind_rebind)
 {
 	struct pvmap_info info;
 	volatile uint8_t *map;
 	char pci[16];
 	struct stat st;
-	int fd, ret, err, sig;
+	int fd, ret, err, sig, i;
 
-	if (scan_devices() <= 0)
-		return fail("no pvmap device");
+	ASSERT_GT(scan_devices(), 0) TH_LOG("no pvmap device");
 	snprintf(pci, sizeof(pci), "%s", devices[0].info.pci_name);
 	fd = open(devices[0].path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open %s: %s", devices[0].path, strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("open %s: %s", devices[0].path, strerror(errno));
 	map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED || guest_touch(map, true)) {
-		close(fd);
-		return fail("mmap before the unbind: %s", map == MAP_FAILED ? strerror(errno) :
-			    "the first access faulted");
-	}
+	ASSERT_NE(MAP_FAILED, map) TH_LOG("mmap before the unbind: %s", strerror(errno));
+	ASSERT_EQ(0, guest_touch(map, true))
+		TH_LOG("mmap before the unbind: the first access faulted");
 	ret = guest_write_file(PVMAP_DRIVER "/unbind", pci);
-	if (ret) {
-		close(fd);
-		return fail("unbind %s: %s", pci, strerror(-ret));
-	}
+	ASSERT_EQ(0, ret) TH_LOG("unbind %s: %s", pci, strerror(-ret));
 	ret = ioctl(fd, PVMAP_IOC_INFO, &info);
 	err = errno;
 	sig = guest_touch(map, false);
 	munmap((void *)map, PAGE);
 	close(fd);
-	if (ret != -1 || err != ENODEV)
-		return fail("INFO after unbind returned %d (%s), want ENODEV", ret, strerror(err));
-	if (sig != SIGBUS)
-		return fail("a mapping made before the unbind: %s after it, want SIGBUS",
-			    sig ? strsignal(sig) : "still readable");
-	if (stat(devices[0].path, &st) == 0)
-		return fail("%s still exists after unbind", devices[0].path);
+	ASSERT_EQ(-1, ret)
+		TH_LOG("INFO after unbind returned %d (%s), want ENODEV", ret, strerror(err));
+	ASSERT_EQ(ENODEV, err)
+		TH_LOG("INFO after unbind returned %d (%s), want ENODEV", ret, strerror(err));
+	ASSERT_EQ(SIGBUS, sig) TH_LOG("a mapping made before the unbind: %s after it, want SIGBUS",
+				      sig ? strsignal(sig) : "still readable");
+	ASSERT_NE(0, stat(devices[0].path, &st))
+		TH_LOG("%s still exists after unbind", devices[0].path);
 	ret = guest_write_file(PVMAP_DRIVER "/bind", pci);
-	if (ret)
-		return fail("bind %s: %s", pci, strerror(-ret));
+	ASSERT_EQ(0, ret) TH_LOG("bind %s: %s", pci, strerror(-ret));
 	scan_devices();
-	for (int i = 0; i < ndevices; i++)
+	for (i = 0; i < ndevices; i++)
 		if (!strcmp(devices[i].info.pci_name, pci))
-			return 0;
-	return fail("%s not bound again", pci);
+			break;
+	ASSERT_LT(i, ndevices) TH_LOG("%s not bound again", pci);
 }
 
 /*
@@ -326,11 +307,11 @@ PVMAP_TEST(unbind_rebind)
  * nothing lands past done: not in the aperture for the PWRITE, not in the
  * user buffer for the PREAD. Then the device binds again.
  */
-PVMAP_TEST(unbind_during_stalled_pwrite)
+TEST_F(pvmap, unbind_during_stalled_pwrite)
 {
 	struct guest_stall ws, rs;
 	struct stalled_rw w, r;
-	uint64_t off, seed = random_u64();
+	uint64_t off, wdone, seed = random_u64();
 	uint8_t *check = NULL;
 	char pci[16], res[2][64];
 	struct sysfs_writer unbind;
@@ -339,28 +320,18 @@ PVMAP_TEST(unbind_during_stalled_pwrite)
 	int fd, ret;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	snprintf(pci, sizeof(pci), "%s", d->info.pci_name);
 	/* 4 pages the host's pattern does not use: the PWRITE's 2, then the PREAD's 2 */
 	do
 		off = (random_u64() % (d->info.aperture_size / PAGE - 4)) * PAGE;
 	while (hits_host_pattern(off, 4 * PAGE));
-	ret = pwrite_pattern(fd, off, 4 * PAGE, seed, false);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
+	ASSERT_EQ(0, pwrite_pattern(fd, off, 4 * PAGE, seed, false));
 	ret = guest_stall_create(&ws, 2 * PAGE, PAGE);
-	if (ret) {
-		close(fd);
-		return ret == 1 ? (printf("# no userfaultfd in this kernel\n"), 1) : -1;
-	}
-	if (guest_stall_create(&rs, 2 * PAGE, PAGE)) {
-		guest_stall_destroy(&ws);
-		close(fd);
-		return -1;
-	}
+	if (ret == 1)
+		SKIP(return, "no userfaultfd in this kernel");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, guest_stall_create(&rs, 2 * PAGE, PAGE));
 	memset(ws.buf, 0xab, PAGE);
 	memset(rs.buf, 0xee, PAGE);
 	if (stalled_rw_start(&w, fd, true, off, &ws) ||
@@ -407,29 +378,28 @@ out:
 	guest_stall_destroy(&ws);
 	guest_stall_destroy(&rs);
 	close(fd);
-	if (guest_write_file(PVMAP_DRIVER "/bind", pci) && scan_devices() >= 0 &&
-	    !find_kind(PVMAP_KIND_IVSHMEM))
-		return fail("bind %s again: %s", pci, strerror(errno));
+	if (guest_write_file(PVMAP_DRIVER "/bind", pci) && scan_devices() >= 0) {
+		ASSERT_NE(NULL, find_kind(PVMAP_KIND_IVSHMEM))
+			TH_LOG("bind %s again: %s", pci, strerror(errno));
+	}
 	/* the PWRITE's bytes: its own up to done, the old ones after */
 	fd = open_ivshmem(&d);
 	check = malloc(2 * PAGE);
-	if (fd < 0 || !check) {
-		free(check);
-		return fail("the device did not come back");
+	ASSERT_TRUE(fd >= 0 && check) TH_LOG("the device did not come back");
+	ASSERT_EQ(0, ret);
+	wdone = w.ret ? 0 : w.rw.done;
+	ASSERT_EQ(0, guest_rw(fd, false, off, check, 2 * PAGE, NULL))
+		TH_LOG("the aperture changed past the PWRITE's done");
+	ASSERT_EQ(2 * PAGE - wdone,
+		  pvmap_pattern_check(check + wdone, 2 * PAGE - wdone, seed, off + wdone))
+		TH_LOG("the aperture changed past the PWRITE's done");
+	for (uint64_t i = 0; !w.ret && i < w.rw.done; i++) {
+		ASSERT_EQ(i < PAGE ? 0xab : 0xcd, check[i])
+			TH_LOG("the aperture's byte %llu is not the PWRITE's",
+			       (unsigned long long)i);
 	}
-	if (!ret && (guest_rw(fd, false, off, check, 2 * PAGE, NULL) ||
-		     pvmap_pattern_check(check + (w.ret ? 0 : w.rw.done),
-					 2 * PAGE - (w.ret ? 0 : w.rw.done), seed,
-					 off + (w.ret ? 0 : w.rw.done)) !=
-		     2 * PAGE - (w.ret ? 0 : w.rw.done)))
-		ret = fail("the aperture changed past the PWRITE's done");
-	for (uint64_t i = 0; !ret && !w.ret && i < w.rw.done; i++)
-		if (check[i] != (i < PAGE ? 0xab : 0xcd))
-			ret = fail("the aperture's byte %llu is not the PWRITE's",
-				   (unsigned long long)i);
 	free(check);
 	close(fd);
-	return ret;
 }
 
 /*
@@ -437,7 +407,7 @@ out:
  * pool of sleepable windows. No window may be held across a user fault:
  * a sleepable map and a PWRITE of another aperture complete meanwhile.
  */
-PVMAP_TEST(pool_stalled_writers)
+TEST_F(pvmap, pool_stalled_writers)
 {
 	enum { WRITERS = POOL_WINDOWS + 1 };
 	struct guest_stall st[WRITERS];
@@ -449,22 +419,19 @@ PVMAP_TEST(pool_stalled_writers)
 	pid_t pid = 0;
 
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	for (int i = 0; i < ndevices; i++)
 		if (devices[i].info.kind != PVMAP_KIND_IVSHMEM)
 			other = &devices[i];
-	if (!other) {
-		close(fd);
-		return skip("one aperture only: nothing to block");
-	}
+	if (!other)
+		SKIP(return, "one aperture only: nothing to block");
+	/* no writer has started yet: what a failure here leaves goes with the process */
 	for (; made < WRITERS; made++) {
 		int r = guest_stall_create(&st[made], 2 * PAGE, PAGE);
 
-		if (r) {
-			ret = r == 1 ? 1 : -1;
-			goto out;
-		}
+		if (r == 1)
+			SKIP(return, "no userfaultfd in this kernel");
+		ASSERT_EQ(0, r);
 	}
 	/* the last page of each writer's own 2: away from the host's pattern */
 	for (; started < WRITERS; started++) {
@@ -525,11 +492,11 @@ out:
 	for (int i = 0; i < made; i++)
 		guest_stall_destroy(&st[i]);
 	close(fd);
-	return ret;
+	ASSERT_EQ(0, ret);
 }
 
 /* rmmod is refused while a file is open, then works; loading again rebinds. */
-PVMAP_TEST(unload_reload)
+TEST_F(pvmap, unload_reload)
 {
 	char modparams[256];
 	int before, fd, ret;
@@ -538,40 +505,34 @@ PVMAP_TEST(unload_reload)
 	guest_module_params(modparams, sizeof(modparams));
 	/* the test modules use pvmap's exports: they go first */
 	ret = guest_test_unload();
-	if (ret && ret != -ENOENT)
-		return fail("rmmod pvmap_test: %s", strerror(-ret));
-	before = scan_devices();
-	if (before <= 0)
-		return fail("no pvmap device");
-	fd = open(devices[0].path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open %s: %s", devices[0].path, strerror(errno));
-	ret = guest_unload_module("pvmap");
-	if (ret != -EWOULDBLOCK && ret != -EBUSY) {
-		close(fd);
-		return fail("rmmod with an open file: %s, want EBUSY", strerror(-ret));
+	if (ret != -ENOENT) {
+		ASSERT_EQ(0, ret) TH_LOG("rmmod pvmap_test: %s", strerror(-ret));
 	}
+	before = scan_devices();
+	ASSERT_GT(before, 0) TH_LOG("no pvmap device");
+	fd = open(devices[0].path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("open %s: %s", devices[0].path, strerror(errno));
+	ret = guest_unload_module("pvmap");
+	ASSERT_TRUE(ret == -EWOULDBLOCK || ret == -EBUSY)
+		TH_LOG("rmmod with an open file: %s, want EBUSY", strerror(-ret));
 	/* a mapping outlives its file descriptor, and holds the module too */
 	void *map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 	close(fd);
-	if (map == MAP_FAILED)
-		return fail("mmap: %s", strerror(errno));
+	ASSERT_NE(MAP_FAILED, map) TH_LOG("mmap: %s", strerror(errno));
 	ret = guest_unload_module("pvmap");
 	munmap(map, PAGE);
-	if (ret != -EWOULDBLOCK && ret != -EBUSY)
-		return fail("rmmod with a live mmap: %s, want EBUSY", strerror(-ret));
+	ASSERT_TRUE(ret == -EWOULDBLOCK || ret == -EBUSY)
+		TH_LOG("rmmod with a live mmap: %s, want EBUSY", strerror(-ret));
 	ret = guest_unload_module("pvmap");
-	if (ret)
-		return fail("rmmod: %s", strerror(-ret));
-	if (stat("/sys/module/pvmap", &st) == 0 || scan_devices() != 0)
-		return fail("module or devices still present after rmmod");
+	ASSERT_EQ(0, ret) TH_LOG("rmmod: %s", strerror(-ret));
+	ASSERT_NE(0, stat("/sys/module/pvmap", &st))
+		TH_LOG("module or devices still present after rmmod");
+	ASSERT_EQ(0, scan_devices()) TH_LOG("module or devices still present after rmmod");
 	ret = guest_load_module(GUEST_MODULE_PATH, modparams);
-	if (ret)
-		return fail("reload: %s", strerror(-ret));
-	if (scan_devices() != before)
-		return fail("%d devices after reload, %d before", ndevices, before);
-	return 0;
+	ASSERT_EQ(0, ret) TH_LOG("reload: %s", strerror(-ret));
+	ASSERT_EQ(before, scan_devices())
+		TH_LOG("%d devices after reload, %d before", ndevices, before);
 }
 
 /*
@@ -580,7 +541,7 @@ PVMAP_TEST(unload_reload)
  * otherwise race bochs and qxl for the boot display), and its aliases,
  * what udev loads it for, name ivshmem only.
  */
-PVMAP_TEST(display_not_taken)
+TEST_F(pvmap, display_not_taken)
 {
 	static const struct { const char *vendor, *device; } displays[] = {
 		{ "0x1234", "0x1111" }, { "0x1b36", "0x0100" },
@@ -593,8 +554,7 @@ PVMAP_TEST(display_not_taken)
 
 	/* the module's aliases: "alias=pci:v...d..." strings in its .modinfo */
 	ko = fopen(GUEST_MODULE_PATH, "rb");
-	if (!ko)
-		return fail("%s: %s", GUEST_MODULE_PATH, strerror(errno));
+	ASSERT_NE(NULL, ko) TH_LOG("%s: %s", GUEST_MODULE_PATH, strerror(errno));
 	for (int c, matched = 0; (c = fgetc(ko)) != EOF;) {
 		static const char key[] = "alias=pci:v";
 		char id[24];
@@ -616,8 +576,7 @@ PVMAP_TEST(display_not_taken)
 
 	before = scan_devices();
 	guest_test_unload();
-	if (guest_unload_module("pvmap"))
-		return fail("rmmod pvmap: %s", strerror(errno));
+	ASSERT_EQ(0, guest_unload_module("pvmap")) TH_LOG("rmmod pvmap: %s", strerror(errno));
 	if (guest_load_module(GUEST_MODULE_PATH, ""))
 		ret = fail("insmod pvmap with default parameters failed");
 	dir = opendir("/sys/bus/pci/devices");
@@ -649,15 +608,12 @@ PVMAP_TEST(display_not_taken)
 	if (dir)
 		closedir(dir);
 	/* back to the suite's parameters */
-	if (pvmap_reload())
-		return -1;
-	if (scan_devices() != before)
-		ret = fail("%d devices after the reload, %d before", ndevices, before);
-	if (!seen) {
-		printf("# no std-VGA or qxl in this guest\n");
-		return ret ? ret : 1;
-	}
-	return ret;
+	ASSERT_EQ(0, pvmap_reload());
+	ASSERT_EQ(before, scan_devices())
+		TH_LOG("%d devices after the reload, %d before", ndevices, before);
+	ASSERT_EQ(0, ret);
+	if (!seen)
+		SKIP(return, "no std-VGA or qxl in this guest");
 }
 
 TEST_HARNESS_MAIN
