@@ -6,18 +6,27 @@
  */
 #include "pvmap-tests.h"
 
+/* One of the API's cases, run in the kernel: it passes, skips or fails there. */
+static void kernel_test(struct __test_metadata *_metadata, const char *name)
+{
+	struct pvmap_test_api req;
+
+	ASSERT_EQ(0, kernel_case_run(name, &req));
+	if (req.h.status == PVMAP_TEST_SKIP)
+		SKIP(return, "%s", req.h.msg);
+	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("%s failed in the kernel", name);
+}
+
 #define KERNEL_TEST(name) \
-	PVMAP_TEST(kernel_##name) { return kernel_case(#name); }
+	TEST_F(pvmap, kernel_##name) { kernel_test(_metadata, #name); }
 
 /* --- the stale-mapping hazard, seen from the host ---------------------------- */
 
 /* A quiet guest: the host's auditor must find no stale aperture mapping. */
-PVMAP_TEST(audit_quiesced)
+TEST_F(pvmap, audit_quiesced)
 {
 	guest_print_live();
-	if (!guest_host_sync("audit"))
-		return fail("host did not audit");
-	return 0;
+	ASSERT_TRUE(guest_host_sync("audit")) TH_LOG("host did not audit");
 }
 
 /*
@@ -26,7 +35,7 @@ PVMAP_TEST(audit_quiesced)
  * hazard_demo=1 (pvtest.testparams): it lands (the host
  * checks the sentinel is corrupted and the audit finds the stale mapping).
  */
-PVMAP_TEST(hazard_scenario)
+TEST_F(pvmap, hazard_scenario)
 {
 	char flag[8] = "";
 	struct device *d;
@@ -34,20 +43,18 @@ PVMAP_TEST(hazard_scenario)
 
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
 	guest_test_load("");
 	guest_read_file(GUEST_HAZARD_PARAM, flag, sizeof(flag));
 	hazard = flag[0] == 'Y';
 	if (!hazard && !(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
-		return skip("whole-aperture mapping: a stale pointer stays valid by design");
+		SKIP(return, "whole-aperture mapping: a stale pointer stays valid by design");
 	}
-	if (guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size, &landed))
-		return fail("the scenario did not run");
-	if (landed != hazard)
-		return fail("the write through the old pointer %s in %s mode",
-			    landed ? "landed" : "faulted", hazard ? "hazard" : "normal");
-	return 0;
+	ASSERT_EQ(0, guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size, &landed))
+		TH_LOG("the scenario did not run");
+	ASSERT_EQ(hazard, landed)
+		TH_LOG("the write through the old pointer %s in %s mode",
+		       landed ? "landed" : "faulted", hazard ? "hazard" : "normal");
 }
 
 /* Spin in user space on @cpu until killed; tell @ready once there. */
@@ -71,7 +78,7 @@ static void __attribute__((noreturn)) spin_on(int cpu, int ready)
  * listed, each vCPU seen in user mode. Skips without PTI or without
  * pvmap's test hooks.
  */
-PVMAP_TEST(audit_pti_user_mode)
+TEST_F(pvmap, audit_pti_user_mode)
 {
 	struct pvmap_test_facilities fac;
 	struct pvmap_test_hazard req = { 0 };
@@ -81,21 +88,19 @@ PVMAP_TEST(audit_pti_user_mode)
 	struct device *d;
 	char c;
 
-	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
-		return -1;
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
 	if (!(fac.flags & PVMAP_TEST_F_PTI))
-		return skip("no page-table isolation: the user tables are the kernel's");
+		SKIP(return, "no page-table isolation: the user tables are the kernel's");
 	if (!(fac.flags & PVMAP_TEST_F_PTE_LAYER))
-		return skip("pvmap built without CONFIG_PVMAP_TEST_HOOKS: no hazard engine");
-	if (ncpus < 1 || ncpus > 64)
-		return fail("%ld CPUs", ncpus);
+		SKIP(return, "pvmap built without CONFIG_PVMAP_TEST_HOOKS: no hazard engine");
+	ASSERT_LE(1, ncpus) TH_LOG("%ld CPUs", ncpus);
+	ASSERT_GE(64, ncpus) TH_LOG("%ld CPUs", ncpus);
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		return fail("no ivshmem aperture");
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
 	guest_test_unload();
-	if (guest_test_load("hazard_demo=1"))
-		return fail("cannot load pvmap_test with hazard_demo=1");
+	ASSERT_EQ(0, guest_test_load("hazard_demo=1"))
+		TH_LOG("cannot load pvmap_test with hazard_demo=1");
 	if (guest_test(PVMAP_TEST_HAZARD_MAP, &req, d->info.aperture_base,
 		       d->info.aperture_size) || req.h.status != PVMAP_TEST_PASS || !req.demo) {
 		ret = fail("hazard_map: %s", req.h.msg);
@@ -135,7 +140,7 @@ PVMAP_TEST(audit_pti_user_mode)
 out:
 	/* the hazard window's PTE goes with the module; later tests load it afresh */
 	guest_test_unload();
-	return ret;
+	ASSERT_EQ(0, ret);
 }
 
 /*
@@ -155,17 +160,18 @@ out:
  * result there fails (upstream fixed it some other way, and the
  * expectation must go), and so does any other failure.
  */
-static int upstream_flush_verdict(bool highmem, bool fixed, bool clean, bool bug_seen,
-				  const char *what)
+static void upstream_flush_verdict(struct __test_metadata *_metadata, bool highmem, bool fixed,
+				   bool clean, bool bug_seen, const char *what)
 {
-	if (highmem || fixed)
-		return clean ? 0 : fail("%s where kunmap_local() flushes", what);
+	if (highmem || fixed) {
+		ASSERT_TRUE(clean) TH_LOG("%s where kunmap_local() flushes", what);
+		return;
+	}
 	if (bug_seen)
-		return xfail("expected: the known upstream bug that docs/upstream/ fixes");
-	if (clean)
-		return fail("no %s without HIGHMEM, without docs/upstream/: upstream fixed "
-			    "it? then this expected failure must go", what);
-	return fail("%s without HIGHMEM, but not the known bug's", what);
+		XFAIL(return, "expected: the known upstream bug that docs/upstream/ fixes");
+	ASSERT_FALSE(clean) TH_LOG("no %s without HIGHMEM, without docs/upstream/: upstream "
+				   "fixed it? then this expected failure must go", what);
+	ASSERT_TRUE(bug_seen) TH_LOG("%s without HIGHMEM, but not the known bug's", what);
 }
 
 /*
@@ -179,7 +185,7 @@ static int upstream_flush_verdict(bool highmem, bool fixed, bool clean, bool bug
  * with its count), the known bug being usable translations. x86_64's io_mapping
  * is the whole aperture mapped: a stale pointer stays valid by design.
  */
-PVMAP_TEST(mainline_nohighmem_flushes)
+TEST_F(pvmap, mainline_nohighmem_flushes)
 {
 	static const char *const engines[] = { "mainline_local", "mainline_atomic" };
 	static const uint32_t engine_ids[] = { PVMAP_BENCH_MAINLINE_LOCAL,
@@ -190,18 +196,16 @@ PVMAP_TEST(mainline_nohighmem_flushes)
 	bool highmem, fixed;
 
 	if (sizeof(long) == 8) {
-		return skip("x86_64: mainline's io_mapping maps the whole aperture");
+		SKIP(return, "x86_64: mainline's io_mapping maps the whole aperture");
 	}
-	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
-		return -1;
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
 	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
 	uname(&uts);
 	fixed = guest_upstream_fixes();
 	for (unsigned int i = 0; i < 2; i++) {
 		struct pvmap_bench_probe req = { .engine = engine_ids[i], .count = FLUSH_PROBES };
 
-		if (kernel_request("io_mapping_flush", PVMAP_BENCH_FLUSH, &req))
-			return -1;
+		ASSERT_EQ(0, kernel_request("io_mapping_flush", PVMAP_BENCH_FLUSH, &req));
 		printf("# %s: %u of %u unmapped pages kept a usable translation; "
 		       "%u of %u maps reached the page mapped before\n", engines[i], req.usable,
 		       req.probes, req.misdirected, req.probes);
@@ -212,8 +216,8 @@ PVMAP_TEST(mainline_nohighmem_flushes)
 	printf("# %s, HIGHMEM %s, %s: %u of %u usable after unmap\n", uts.release,
 	       highmem ? "on" : "off", fixed ? "docs/upstream/ applied" : "upstream as released",
 	       stale, total);
-	return upstream_flush_verdict(highmem, fixed, !stale && !wrong, stale,
-				      "usable translations after mainline's unmap");
+	upstream_flush_verdict(_metadata, highmem, fixed, !stale && !wrong, stale,
+			       "usable translations after mainline's unmap");
 }
 
 #define KMAP_LOCAL_SUITE	"kmap_local"
@@ -233,7 +237,7 @@ PVMAP_TEST(mainline_nohighmem_flushes)
  * highmem=64M), kmap_local_page() must have mapped in a slot. Kernels
  * without the suite skip.
  */
-PVMAP_TEST(kmap_local_kunit)
+TEST_F(pvmap, kmap_local_kunit)
 {
 	char results[8192] = "", meminfo[4096] = "", *line, *save, *at;
 	bool highmem, fixed, page_slot = false, known = false, other = false;
@@ -244,9 +248,8 @@ PVMAP_TEST(kmap_local_kunit)
 	size_t len;
 
 	if (guest_read_file(KMAP_LOCAL_KUNIT, results, sizeof(results) - 1) <= 0)
-		return skip("no KUnit suite kmap_local in this kernel (" KMAP_LOCAL_KUNIT ")");
-	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
-		return -1;
+		SKIP(return, "no KUnit suite kmap_local in this kernel (" KMAP_LOCAL_KUNIT ")");
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
 	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
 	fixed = guest_upstream_fixes();
 	if (guest_read_file("/proc/meminfo", meminfo, sizeof(meminfo) - 1) > 0 &&
@@ -277,15 +280,16 @@ PVMAP_TEST(kmap_local_kunit)
 		if (len >= suffix && !strcmp(line + len - suffix, "ok 1 " KMAP_LOCAL_SUITE))
 			passed = !(len >= suffix + 4 && !strncmp(line + len - suffix - 4, "not ", 4));
 	}
-	if (passed < 0)
-		return fail("no result for %s in " KMAP_LOCAL_KUNIT, KMAP_LOCAL_CASE);
+	ASSERT_LE(0, passed) TH_LOG("no result for %s in " KMAP_LOCAL_KUNIT, KMAP_LOCAL_CASE);
 	printf("# kmap_local.%s: %s; HIGHMEM %s (%lu kB highmem), %s\n", KMAP_LOCAL_CASE,
 	       passed ? "ok" : "not ok", highmem ? "on" : "off", high_kb,
 	       fixed ? "docs/upstream/ applied" : "upstream as released");
-	if (high_kb && !page_slot)
-		return fail("the guest has highmem, but kmap_local_page() mapped in no slot");
-	return upstream_flush_verdict(highmem, fixed, passed == 1, !passed && known && !other,
-				      "KUnit failure");
+	if (high_kb) {
+		ASSERT_TRUE(page_slot)
+			TH_LOG("the guest has highmem, but kmap_local_page() mapped in no slot");
+	}
+	upstream_flush_verdict(_metadata, highmem, fixed, passed == 1, !passed && known && !other,
+			       "KUnit failure");
 }
 
 /* Where pvmap.ko's .data is (vmalloc space on i386), or 0. */
@@ -322,7 +326,7 @@ static unsigned long pool_window(unsigned long *last)
  * pvmap.ko's own data (on i386 in vmalloc space too), not the direct map
  * or kernel text.
  */
-PVMAP_TEST(selftest_reaches_apertures_only)
+TEST_F(pvmap, selftest_reaches_apertures_only)
 {
 	/* the direct map (i386) or kernel text (x86_64) */
 	unsigned long kva = sizeof(long) == 4 ? 0xc0100000UL : (unsigned long)0xffffffff81000000ULL;
@@ -339,14 +343,12 @@ PVMAP_TEST(selftest_reaches_apertures_only)
 	int ret;
 
 	ret = guest_test(PVMAP_TEST_API, &range, 0x100000, 0x1000);
-	if (ret != -EPERM)
-		return fail("range1 over RAM at 1 MiB: %s, want EPERM", strerror(-ret));
+	ASSERT_EQ(-EPERM, ret) TH_LOG("range1 over RAM at 1 MiB: %s, want EPERM", strerror(-ret));
 	printf("# range1 over RAM at 1 MiB: %s\n", range.h.msg);
-	if (!first || !probes[2].va)
-		return fail("no address for pvmap's pool (" GUEST_DEBUGFS "/windows) or its .data "
-			    "(/sys/module/pvmap/sections)");
-	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
-		return -1;
+	ASSERT_TRUE(first && probes[2].va)
+		TH_LOG("no address for pvmap's pool (" GUEST_DEBUGFS "/windows) or its .data "
+		       "(/sys/module/pvmap/sections)");
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
 	/* without pvmap's test hooks the probe cannot tell its windows: it reads nothing */
 	hooks = fac.flags & PVMAP_TEST_F_PTE_LAYER;
 	for (unsigned int i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
@@ -354,14 +356,13 @@ PVMAP_TEST(selftest_reaches_apertures_only)
 		int want = !hooks ? -EOPNOTSUPP : probes[i].ours ? 0 : -EPERM;
 
 		ret = guest_test(PVMAP_TEST_PROBE, &probe, 0, 0);
-		if (ret != want)
-			return fail("probe of %s (%#lx): %s, want %s", probes[i].what, probes[i].va,
-				    ret ? strerror(-ret) : probe.faulted ? "faulted" : "read",
-				    want ? strerror(-want) : "a probe");
+		ASSERT_EQ(want, ret)
+			TH_LOG("probe of %s (%#lx): %s, want %s", probes[i].what, probes[i].va,
+			       ret ? strerror(-ret) : probe.faulted ? "faulted" : "read",
+			       want ? strerror(-want) : "a probe");
 		printf("# probe of %s (%#lx): %s\n", probes[i].what, probes[i].va,
 		       ret ? strerror(-ret) : probe.faulted ? "faulted" : "read");
 	}
-	return 0;
 }
 
 TEST_HARNESS_MAIN
