@@ -289,37 +289,34 @@ static int xen_trace_stop(struct xen_hypercalls *h)
 	return h->lost ? fail("the trace lost events (or its stats cannot be read)") : 0;
 }
 
-/* The slot engine's ivshmem aperture on a Xen PV domain; else the test's skip. */
-static int xen_slots_fd(struct device **d, int *ret)
+/*
+ * The slot engine's ivshmem aperture on a Xen PV domain, opened; else the
+ * test skips (-1), or fails where there is no aperture.
+ */
+static int xen_slots_fd(struct __test_metadata *_metadata, struct device **d)
 {
 	int fd;
 
-	if (!xen_pv()) {
-		*ret = skip("not a Xen PV domain");
-		return -1;
-	}
+	if (!xen_pv())
+		SKIP(return -1, "not a Xen PV domain");
 	fd = open_ivshmem(d);
-	if (fd < 0) {
-		*ret = -1;
-		return -1;
-	}
+	ASSERT_LE(0, fd);	/* open_ivshmem() said why */
 	if (!((*d)->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)) {
 		close(fd);
-		*ret = skip("whole-aperture mapping: a PWRITE writes no PTE");
-		return -1;
+		SKIP(return -1, "whole-aperture mapping: a PWRITE writes no PTE");
 	}
 	return fd;
 }
 
-/* As xen_slots_fd(), for a test that needs the device only: 0, or the test's result. */
-static int xen_slots_device(struct device **d)
+/* As xen_slots_fd(), for a test that needs the device only: whether the test goes on. */
+static bool xen_slots_device(struct __test_metadata *_metadata, struct device **d)
 {
-	int ret = 0, fd = xen_slots_fd(d, &ret);
+	int fd = xen_slots_fd(_metadata, d);
 
 	if (fd < 0)
-		return ret;
+		return false;
 	close(fd);
-	return 0;
+	return true;
 }
 
 /*
@@ -365,7 +362,7 @@ static void cpu_hog_stop(struct cpu_hog *hog)
  * as on a busy machine: the two multicalls that end each switch back are
  * left out, every other multicall of the task counts.
  */
-PVMAP_TEST(xen_pwrite_multicalls)
+TEST_F(pvmap, xen_pwrite_multicalls)
 {
 	uint64_t off, seed = random_u64(), done = 0;
 	struct xen_hypercalls h;
@@ -375,31 +372,23 @@ PVMAP_TEST(xen_pwrite_multicalls)
 	struct cpu_hog hog;
 	int fd, ret = 0, err;
 
-	fd = xen_slots_fd(&d, &ret);
+	fd = xen_slots_fd(_metadata, &d);
 	if (fd < 0)
-		return ret;
-	if (pin_cpu(0)) {
-		close(fd);
-		return fail("cannot pin to CPU 0: %s", strerror(errno));
-	}
+		return;
+	ASSERT_EQ(0, pin_cpu(0)) TH_LOG("cannot pin to CPU 0: %s", strerror(errno));
 	off = (random_u64() % (d->info.aperture_size / MIB)) * MIB;
 	/* filled before the trace starts: only the PWRITE's own PTE writes count */
 	buf = malloc(MIB);
-	if (!buf) {
-		close(fd);
-		return fail("out of memory");
-	}
+	ASSERT_NE(NULL, buf) TH_LOG("out of memory");
 	pvmap_pattern_fill(buf, MIB, seed, off);
 	err = cpu_hog_start(&hog);
-	if (err) {
-		free(buf);
-		close(fd);
-		return fail("cannot start a thread beside the PWRITE: %s", strerror(err));
-	}
+	ASSERT_EQ(0, err) TH_LOG("cannot start a thread beside the PWRITE: %s", strerror(err));
+	/* from here tracefs must be left as it was: the verdict after the cleanup */
 	ret = xen_trace_start();
 	if (!ret && (guest_rw(fd, true, off, buf, MIB, &done) || done != MIB)) {
-		ret = fail("PWRITE of 1 MiB at %#llx: %s, %llu done", (unsigned long long)off,
-			   strerror(errno), (unsigned long long)done);
+		TH_LOG("PWRITE of 1 MiB at %#llx: %s, %llu done", (unsigned long long)off,
+		       strerror(errno), (unsigned long long)done);
+		ret = -1;
 		xen_trace_remove();
 	}
 	/* the trace ends with the PWRITE, before the hog's exit and join */
@@ -409,19 +398,18 @@ PVMAP_TEST(xen_pwrite_multicalls)
 		ret = xen_trace_stop(&h);
 	free(buf);
 	close(fd);
-	if (ret)
-		return -1;
+	ASSERT_EQ(0, ret);
 	printf("# pvmap-host: pattern off=%#llx len=%#llx seed=%#llx\n",
 	       (unsigned long long)off, (unsigned long long)MIB, (unsigned long long)seed);
-	if (!guest_host_sync("pattern"))
-		return fail("host did not acknowledge the pattern");
+	ASSERT_TRUE(guest_host_sync("pattern")) TH_LOG("host did not acknowledge the pattern");
 	want = 2 * (MIB / PAGE / 16);
-	if (h.pte_writes < 512 || h.invlpgs + 16 * h.flush_alls < 256)
-		return fail("want 512 PTE writes and every page invalidated through Xen");
-	if (xen_hypercalls_total(&h) > want)
-		return fail("%lu PTE-update hypercalls, want at most %lu (2 per 16 pages)",
-			    xen_hypercalls_total(&h), want);
-	return 0;
+	ASSERT_LE(512, h.pte_writes)
+		TH_LOG("want 512 PTE writes and every page invalidated through Xen");
+	ASSERT_LE(256, h.invlpgs + 16 * h.flush_alls)
+		TH_LOG("want 512 PTE writes and every page invalidated through Xen");
+	ASSERT_GE(want, xen_hypercalls_total(&h))
+		TH_LOG("%lu PTE-update hypercalls, want at most %lu (2 per 16 pages)",
+		       xen_hypercalls_total(&h), want);
 }
 
 /*
@@ -432,36 +420,34 @@ PVMAP_TEST(xen_pwrite_multicalls)
  * holds; its check reads the pages back one map at a time, each with its
  * own INVLPG_LOCAL, so the whole flush is counted apart).
  */
-PVMAP_TEST(xen_stale_faults)
+TEST_F(pvmap, xen_stale_faults)
 {
 	static const char *const cases[] = { "stale", "range16" };
 	static const bool whole[] = { false, true };
 	struct xen_hypercalls h;
 	struct device *d;
-	int ret = xen_slots_device(&d);
+	int ret;
 
-	if (ret)
-		return ret;
+	if (!xen_slots_device(_metadata, &d))
+		return;
 	pin_cpu(0);
 	/* loaded before the trace starts: only the cases' own PTE writes count */
 	ret = guest_test_load("");
-	if (ret && ret != -EEXIST)
-		return fail("cannot load pvmap_test: %s", strerror(-ret));
-	ret = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(cases) && !ret; i++) {
-		ret = xen_trace_start();
-		if (!ret && (ret = kernel_case(cases[i]))) {
-			if (ret > 0)	/* a skip here is no result */
-				ret = fail("%s did not run", cases[i]);
-			xen_trace_remove();
-		}
-		if (!ret)
-			ret = xen_trace_stop(&h);
-		if (!ret && !(whole[i] ? h.flush_alls : h.invlpgs))
-			ret = fail("%s: no %s through Xen", cases[i],
-				   whole[i] ? "local flush of the range" : "invalidation of the page");
+	if (ret != -EEXIST) {
+		ASSERT_EQ(0, ret) TH_LOG("cannot load pvmap_test: %s", strerror(-ret));
 	}
-	return ret ? -1 : 0;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		/* each leaves tracefs as it was, also when it fails */
+		ASSERT_EQ(0, xen_trace_start());
+		ret = kernel_case(cases[i]);
+		if (ret)
+			xen_trace_remove();
+		ASSERT_EQ(0, ret);	/* kernel_case() said why; a skip here is no result */
+		ASSERT_EQ(0, xen_trace_stop(&h));
+		ASSERT_NE(0, whole[i] ? h.flush_alls : h.invlpgs)
+			TH_LOG("%s: no %s through Xen", cases[i],
+			       whole[i] ? "local flush of the range" : "invalidation of the page");
+	}
 }
 
 /*
@@ -471,28 +457,26 @@ PVMAP_TEST(xen_stale_faults)
  * own map: the same write faults, the sentinel stays. The host checks both
  * (hazard_outcome_hazard, hazard_outcome_normal).
  */
-PVMAP_TEST(xen_hazard_demo)
+TEST_F(pvmap, xen_hazard_demo)
 {
 	static const char *const modes[] = { "hazard_demo=1", "hazard_demo=0" };
 	struct device *d;
-	int ret = xen_slots_device(&d);
 
-	if (ret)
-		return ret;
+	if (!xen_slots_device(_metadata, &d))
+		return;
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
 		bool landed = false;
 
 		guest_test_unload();
-		if (guest_test_load(modes[i]))
-			return fail("cannot load pvmap_test with %s", modes[i]);
-		if (guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size, &landed))
-			return fail("the scenario did not run (%s)", modes[i]);
-		if (landed != !i)
-			return fail("%s: the write through the old pointer %s", modes[i],
-				    landed ? "landed" : "faulted");
+		ASSERT_EQ(0, guest_test_load(modes[i]))
+			TH_LOG("cannot load pvmap_test with %s", modes[i]);
+		ASSERT_EQ(0, guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size,
+						   &landed))
+			TH_LOG("the scenario did not run (%s)", modes[i]);
+		ASSERT_EQ(i == 0, landed) TH_LOG("%s: the write through the old pointer %s",
+						 modes[i], landed ? "landed" : "faulted");
 	}
 	guest_test_unload();
-	return 0;
 }
 
 TEST_HARNESS_MAIN
