@@ -8,8 +8,14 @@
 
 /* pv_daemon_stalled: only alone, it leaves the channel dead */
 FIXTURE(alone) {};
-FIXTURE_SETUP(alone) {}
-FIXTURE_TEARDOWN(alone) {}
+FIXTURE_SETUP(alone)
+{
+	test_setup();
+}
+FIXTURE_TEARDOWN(alone)
+{
+	fflush(NULL);
+}
 
 static long pv_stat(const char *key)
 {
@@ -21,19 +27,17 @@ static long pv_stat(const char *key)
 	return at ? strtol(at + strlen(key), NULL, 10) : -1;
 }
 
-/* A PV guest's ivshmem aperture; NULL with *@ret the test's result otherwise (a skip). */
-static struct device *pv_ivshmem(int *ret)
+/* A PV guest's ivshmem aperture; NULL when the test skips (not a PV guest). */
+static struct device *pv_ivshmem(struct __test_metadata *_metadata)
 {
 	struct device *d;
 
-	if (!pv_active()) {
-		*ret = skip("no pvmap-hv channel: the guest was not booted with run-guest --pv");
-		return NULL;
-	}
+	if (!pv_active())
+		SKIP(return NULL,
+		     "no pvmap-hv channel: the guest was not booted with run-guest --pv");
 	scan_devices();
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d)
-		*ret = fail("no ivshmem aperture");
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
 	return d;
 }
 
@@ -161,18 +165,16 @@ static int pv_write_across_loss(struct device *d, int fd, const char *tag, uint6
 	return 0;
 }
 
-/* The PV guest's ivshmem aperture, opened: 0, or what the test returns (a skip, a failure). */
-static int pv_open_aperture(struct device **d, int *fd)
+/* The PV guest's ivshmem aperture, opened in *@fd; NULL when the test skips. */
+static struct device *pv_open_aperture(struct __test_metadata *_metadata, int *fd)
 {
-	int ret = 0;
+	struct device *d = pv_ivshmem(_metadata);
 
-	*d = pv_ivshmem(&ret);
-	if (!*d)
-		return ret;	/* a skip outside a PV guest, or a failure */
-	*fd = open((*d)->path, O_RDWR | O_CLOEXEC);
-	if (*fd < 0)
-		return fail("open %s: %s", (*d)->path, strerror(errno));
-	return 0;
+	if (!d)
+		return NULL;	/* a skip outside a PV guest */
+	*fd = open(d->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, *fd) TH_LOG("open %s: %s", d->path, strerror(errno));
+	return d;
 }
 
 /* Both MiB of pv_write_across_loss() read back. */
@@ -198,55 +200,51 @@ static int pv_audit(void)
 }
 
 /* The channel is up: calls made, this guest's PTEs registered with the daemon. */
-PVMAP_TEST(pv_channel_up)
+TEST_F(pvmap, pv_channel_up)
 {
 	long calls = pv_stat("calls: "), registered = pv_stat("registered: ");
 
-	if (!pv_active()) {
-		return skip("no pvmap-hv channel: the guest was not booted with run-guest --pv");
-	}
+	if (!pv_active())
+		SKIP(return, "no pvmap-hv channel: the guest was not booted with run-guest --pv");
 	printf("# pvmap-host: pv-up calls=%ld registered=%ld\n", calls, registered);
-	if (calls <= 0 || registered <= 0)
-		return fail("channel up, but %ld calls and %ld PTEs registered", calls, registered);
-	return guest_host_sync("pv-up") ? 0 : fail("host did not acknowledge");
+	ASSERT_LT(0, calls)
+		TH_LOG("channel up, but %ld calls and %ld PTEs registered", calls, registered);
+	ASSERT_LT(0, registered)
+		TH_LOG("channel up, but %ld calls and %ld PTEs registered", calls, registered);
+	ASSERT_TRUE(guest_host_sync("pv-up")) TH_LOG("host did not acknowledge");
 }
 
 /* A 1 MiB PWRITE: the host counts pvmap-hv's calls for it (<= 2 per 16 pages). */
-PVMAP_TEST(pv_pwrite_hypercalls)
+TEST_F(pvmap, pv_pwrite_hypercalls)
 {
 	struct device *d;
-	int fd, ret;
+	int fd;
 
 	if (!pv_active())
-		return skip("no pvmap-hv channel: the guest was not booted with run-guest --pv");
+		SKIP(return, "no pvmap-hv channel: the guest was not booted with run-guest --pv");
 	fd = open_ivshmem(&d);
-	if (fd < 0)
-		return -1;
-	if (!guest_host_sync("pv-counts")) {
-		close(fd);
-		return fail("host did not acknowledge");
-	}
-	ret = pwrite_pattern(fd, d->info.aperture_size / 2, MIB, random_u64(), true);
+	ASSERT_LE(0, fd);	/* open_ivshmem() said why */
+	ASSERT_TRUE(guest_host_sync("pv-counts")) TH_LOG("host did not acknowledge");
+	EXPECT_EQ(0, pwrite_pattern(fd, d->info.aperture_size / 2, MIB, random_u64(), true));
 	close(fd);
 	printf("# pvmap-host: pv-pwrite bytes=%lu\n", MIB);
-	if (!guest_host_sync("pv-pwrite") || !guest_host_sync("pattern"))
-		return fail("host did not acknowledge");
-	return ret;
+	ASSERT_TRUE(guest_host_sync("pv-pwrite")) TH_LOG("host did not acknowledge");
+	ASSERT_TRUE(guest_host_sync("pattern")) TH_LOG("host did not acknowledge");
 }
 
 /* Requests Xen refuses or adjusts, as pvmap_test makes them; the host checks the daemon's side. */
-PVMAP_TEST(pv_refusals)
+TEST_F(pvmap, pv_refusals)
 {
 	struct pvmap_test_pv req;
 	const struct pvmap_test_pv_case *c[] = { &req.wb, &req.outside, &req.reserved };
 	struct device *d;
-	int ret;
 
-	d = pv_ivshmem(&ret);
+	d = pv_ivshmem(_metadata);
 	if (!d)
-		return ret;
-	if (guest_test(PVMAP_TEST_PV_REFUSALS, &req, d->info.aperture_base, d->info.aperture_size))
-		return fail("pv_refusals: %s", req.h.msg);
+		return;
+	ASSERT_EQ(0, guest_test(PVMAP_TEST_PV_REFUSALS, &req, d->info.aperture_base,
+				d->info.aperture_size))
+		TH_LOG("pv_refusals: %s", req.h.msg);
 	/* for the host: the PTE's machine address, then value:errno:PTE after, per case */
 	printf("# pvmap-host: pv-refusals %s ptr=%llx wb=%llx:%d:%llx outside=%llx:%d:%llx "
 	       "reserved=%llx:%d:%llx\n", req.h.status == PVMAP_TEST_PASS ? "ok" : "fail",
@@ -254,48 +252,48 @@ PVMAP_TEST(pv_refusals)
 	       (unsigned long long)c[0]->val, c[0]->err, (unsigned long long)c[0]->pte,
 	       (unsigned long long)c[1]->val, c[1]->err, (unsigned long long)c[1]->pte,
 	       (unsigned long long)c[2]->val, c[2]->err, (unsigned long long)c[2]->pte);
-	if (!guest_host_sync("pv-refusals"))
-		return fail("host did not acknowledge");
-	return req.h.status != PVMAP_TEST_PASS ? fail("%s", req.h.msg) : 0;
+	ASSERT_TRUE(guest_host_sync("pv-refusals")) TH_LOG("host did not acknowledge");
+	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("%s", req.h.msg);
 }
 
 /* A frame revoked under a live (held) map: the daemon names the PTE still mapping it. */
-PVMAP_TEST(pv_revoke_live)
+TEST_F(pvmap, pv_revoke_live)
 {
 	struct pvmap_test_pv_hold req;
 	struct device *d;
-	int ret;
 	bool acked;
 
-	d = pv_ivshmem(&ret);
+	d = pv_ivshmem(_metadata);
 	if (!d)
-		return ret;
-	if (guest_test(PVMAP_TEST_PV_HOLD, &req, d->info.aperture_base, d->info.aperture_size) ||
-	    req.h.status != PVMAP_TEST_PASS)
-		return fail("pv_hold: %s", req.h.msg);
+		return;
+	ASSERT_EQ(0, guest_test(PVMAP_TEST_PV_HOLD, &req, d->info.aperture_base,
+				d->info.aperture_size))
+		TH_LOG("pv_hold: %s", req.h.msg);
+	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("pv_hold: %s", req.h.msg);
 	printf("# pvmap-host: pv-revoke case=live va=%#llx frame=%#llx\n",
 	       (unsigned long long)req.va, (unsigned long long)req.frame);
 	acked = guest_host_sync("pv-revoke");
-	if (guest_test(PVMAP_TEST_PV_RELEASE, &req, d->info.aperture_base, d->info.aperture_size) ||
-	    req.h.status != PVMAP_TEST_PASS)
-		return fail("pv_release: %s", req.h.msg);
-	return acked ? 0 : fail("host did not acknowledge");
+	ASSERT_EQ(0, guest_test(PVMAP_TEST_PV_RELEASE, &req, d->info.aperture_base,
+				d->info.aperture_size))
+		TH_LOG("pv_release: %s", req.h.msg);
+	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("pv_release: %s", req.h.msg);
+	ASSERT_TRUE(acked) TH_LOG("host did not acknowledge");
 }
 
 /*
  * hazard_map in both modes, the frame revoked after each "unmap": nothing
  * maps it after pvmap's; the hazard engine's leftover PTE is reported.
  */
-PVMAP_TEST(pv_hazard_found)
+TEST_F(pvmap, pv_hazard_found)
 {
 	const char *modes[] = { "normal", "hazard" };
 	struct pvmap_test_hazard req;
 	struct device *d;
 	int ret = 0;
 
-	d = pv_ivshmem(&ret);
+	d = pv_ivshmem(_metadata);
 	if (!d)
-		return ret;
+		return;
 	for (int i = 0; i < 2 && !ret; i++) {
 		guest_test_unload();
 		if (guest_test_load(i ? "hazard_demo=1" : "")) {
@@ -315,7 +313,7 @@ PVMAP_TEST(pv_hazard_found)
 	}
 	/* the hazard engine's window goes with the module, its PTE cleared */
 	guest_test_unload();
-	return ret;
+	ASSERT_EQ(0, ret);
 }
 
 /*
@@ -323,31 +321,29 @@ PVMAP_TEST(pv_hazard_found)
  * no 2-level tables) with the default pv=-1: pvmap loads, runs natively,
  * says why, and does not take the channel for an aperture.
  */
-PVMAP_TEST(pv_channel_unusable)
+TEST_F(pvmap, pv_channel_unusable)
 {
 	char pci[256];
 	struct device *d;
 
-	if (!doorbell_present(pci, sizeof(pci))) {
-		return skip("no pvmap-hv channel in this guest (run-guest --pv)");
-	}
-	if (pv_active()) {
-		return skip("the channel is usable here");
-	}
-	if (access("/sys/module/pvmap", F_OK))
-		return fail("pvmap is not loaded");
-	if (!guest_kmsg_has("hypervisor channel is unusable"))
-		return fail("pvmap runs without the channel %s and never said why", pci);
+	if (!doorbell_present(pci, sizeof(pci)))
+		SKIP(return, "no pvmap-hv channel in this guest (run-guest --pv)");
+	if (pv_active())
+		SKIP(return, "the channel is usable here");
+	ASSERT_EQ(0, access("/sys/module/pvmap", F_OK)) TH_LOG("pvmap is not loaded");
+	ASSERT_TRUE(guest_kmsg_has("hypervisor channel is unusable"))
+		TH_LOG("pvmap runs without the channel %s and never said why", pci);
 	scan_devices();
-	for (int i = 0; i < ndevices; i++)
-		if (!strcmp(devices[i].info.pci_name, pci))
-			return fail("the channel %s is bound as %s", pci, devices[i].path);
+	for (int i = 0; i < ndevices; i++) {
+		ASSERT_STRNE(pci, devices[i].info.pci_name)
+			TH_LOG("the channel %s is bound as %s", pci, devices[i].path);
+	}
 	d = find_kind(PVMAP_KIND_IVSHMEM);
-	if (!d || !(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP))
-		return fail("no ivshmem aperture mapped natively with clear-on-unmap");
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture mapped natively with clear-on-unmap");
+	ASSERT_TRUE(d->info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)
+		TH_LOG("no ivshmem aperture mapped natively with clear-on-unmap");
 	printf("# channel %s unusable here: pvmap loaded, PTE updates native, and it said why\n",
 	       pci);
-	return 0;
 }
 
 /*
@@ -357,23 +353,19 @@ PVMAP_TEST(pv_channel_unusable)
  * why, never half loaded; once it answers honestly again a reload uses
  * it; and nothing it was asked to map stays mapped (the host audits).
  */
-PVMAP_TEST(pv_daemon_garbage)
+TEST_F(pvmap, pv_daemon_garbage)
 {
 	uint8_t buf[4096] = { 0x5a };
 	struct device *d;
 	uint64_t done = 0;
 	int fd, ret = 0, rw;
 
-	d = pv_ivshmem(&ret);
+	d = pv_ivshmem(_metadata);
 	if (!d)
-		return ret;
+		return;
 	fd = open(d->path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open %s: %s", d->path, strerror(errno));
-	if (!guest_host_sync("pv-garbage-on")) {
-		close(fd);
-		return fail("host did not make pvmap-hv lie");
-	}
+	ASSERT_LE(0, fd) TH_LOG("open %s: %s", d->path, strerror(errno));
+	ASSERT_TRUE(guest_host_sync("pv-garbage-on")) TH_LOG("host did not make pvmap-hv lie");
 	/* every batch answered +7: each map refused, and pvmap says EPROTO inside */
 	rw = guest_rw(fd, true, 0, buf, sizeof(buf), &done);
 	printf("# PWRITE with every answer garbage: %s, %llu done\n",
@@ -405,10 +397,9 @@ PVMAP_TEST(pv_daemon_garbage)
 	guest_print_live();
 	if (!guest_host_sync("audit"))
 		ret = fail("host did not audit");
-	if (!ret)
-		printf("# garbage answers: maps refused, a load runs natively and says why; "
-		       "honest again: used again\n");
-	return ret;
+	ASSERT_EQ(0, ret);
+	printf("# garbage answers: maps refused, a load runs natively and says why; "
+	       "honest again: used again\n");
 }
 
 /*
@@ -416,25 +407,22 @@ PVMAP_TEST(pv_daemon_garbage)
  * host kills or stops pvmap-hv), then @after with the channel gone; every
  * byte must read back and the host's audit find nothing stale.
  */
-static int pv_lose_hypervisor(const char *lose, int (*after)(struct device *d),
-			      long *waited_ms)
+static bool pv_lose_hypervisor(struct __test_metadata *_metadata, const char *lose,
+			       int (*after)(struct device *d), long *waited_ms)
 {
 	uint64_t off, seed = random_u64();
 	struct device *d;
-	int fd = -1, ret;
+	int fd = -1;
 
-	ret = pv_open_aperture(&d, &fd);
-	if (ret)
-		return ret;
-	ret = pv_write_across_loss(d, fd, lose, &off, seed, waited_ms);
-	if (!ret)
-		ret = after(d);
-	if (!ret)
-		ret = pv_read_back(fd, off, seed);
-	if (!ret)
-		ret = pv_audit();
+	d = pv_open_aperture(_metadata, &fd);
+	if (!d)
+		return false;	/* the test skips */
+	ASSERT_EQ(0, pv_write_across_loss(d, fd, lose, &off, seed, waited_ms));
+	ASSERT_EQ(0, after(d));
+	ASSERT_EQ(0, pv_read_back(fd, off, seed));
+	ASSERT_EQ(0, pv_audit());
 	close(fd);
-	return ret;
+	return true;
 }
 
 /* Sleepable maps after the kill: a pooled window, and a large one made after the death. */
@@ -466,15 +454,14 @@ static int continue_daemon(struct device *d)
  * host's pvmap-audit finds nothing stale), and maps of every kind go on
  * working. The last test of a PV guest: nothing after it has a daemon.
  */
-PVMAP_TEST(pv_daemon_killed)
+TEST_F(pvmap, pv_daemon_killed)
 {
 	long waited_ms;
-	int ret = pv_lose_hypervisor("pv-kill", sleepable_after_kill, &waited_ms);
 
-	if (!ret)
-		printf("# waited %ld ms for the dead hypervisor in all; PWRITE, PREAD and sleepable "
-		       "maps work natively\n", waited_ms);
-	return ret;
+	if (!pv_lose_hypervisor(_metadata, "pv-kill", sleepable_after_kill, &waited_ms))
+		return;
+	printf("# waited %ld ms for the dead hypervisor in all; PWRITE, PREAD and sleepable "
+	       "maps work natively\n", waited_ms);
 }
 
 /*
@@ -486,15 +473,14 @@ PVMAP_TEST(pv_daemon_killed)
  * finds no mapping left, its pvmap-hv served nothing late. Alone (--only):
  * the channel is dead after it.
  */
-PVMAP_TEST_ALONE(pv_daemon_stalled)
+TEST_F(alone, pv_daemon_stalled)
 {
 	long waited_ms;
-	int ret = pv_lose_hypervisor("pv-stop", continue_daemon, &waited_ms);
 
-	if (!ret)
-		printf("# waited %ld ms for the stopped hypervisor; its late return changed nothing\n",
-		       waited_ms);
-	return ret;
+	if (!pv_lose_hypervisor(_metadata, "pv-stop", continue_daemon, &waited_ms))
+		return;
+	printf("# waited %ld ms for the stopped hypervisor; its late return changed nothing\n",
+	       waited_ms);
 }
 
 /* debugfs pvmap/pv in @text, each line a KTAP diagnostic */
@@ -526,21 +512,19 @@ static void current_clocksource(char *name, size_t len)
  * stop to the first page written natively), not frozen until the daemon
  * comes back. Alone (--only): the channel is dead after it.
  */
-PVMAP_TEST_ALONE(pv_daemon_stalled_jiffies)
+TEST_F(alone, pv_daemon_stalled_jiffies)
 {
 	char clock[64];
 	long waited_ms;
-	int ret;
 
 	current_clocksource(clock, sizeof(clock));
 	printf("# clocksource: %s\n", clock);
-	if (strcmp(clock, "refined-jiffies") && strcmp(clock, "jiffies"))
-		return fail("the guest runs on %s: boot it with clocksource=refined-jiffies", clock);
-	ret = pv_lose_hypervisor("pv-stop", continue_daemon, &waited_ms);
-	if (!ret)
-		printf("# on %s: waited %ld ms (by the TSC) for the stopped hypervisor\n", clock,
-		       waited_ms);
-	return ret;
+	ASSERT_TRUE(!strcmp(clock, "refined-jiffies") || !strcmp(clock, "jiffies"))
+		TH_LOG("the guest runs on %s: boot it with clocksource=refined-jiffies", clock);
+	if (!pv_lose_hypervisor(_metadata, "pv-stop", continue_daemon, &waited_ms))
+		return;
+	printf("# on %s: waited %ld ms (by the TSC) for the stopped hypervisor\n", clock,
+	       waited_ms);
 }
 
 /*
@@ -553,17 +537,17 @@ PVMAP_TEST_ALONE(pv_daemon_stalled_jiffies)
  * and one call per vCPU; every byte right (the host checks the pattern,
  * audits, and counts the requests it served late: about a tenth of them).
  */
-PVMAP_TEST_ALONE(pv_daemon_slow)
+TEST_F(alone, pv_daemon_slow)
 {
 	uint64_t off, seed = random_u64();
 	char text[512];
 	struct device *d;
 	long late_ms;
-	int fd = -1, ret;
+	int fd = -1, ret = 0;
 
-	ret = pv_open_aperture(&d, &fd);
-	if (ret)
-		return ret;
+	d = pv_open_aperture(_metadata, &fd);
+	if (!d)
+		return;
 	off = pv_free_offset(d, 4 * MIB);
 	if (!guest_host_sync("pv-slow"))
 		ret = fail("host did not make pvmap-hv slow");
@@ -582,10 +566,9 @@ PVMAP_TEST_ALONE(pv_daemon_slow)
 			   "and one call per vCPU", late_ms);
 	if (!guest_host_sync("pv-slow-done"))
 		ret = fail("host did not count");
-	if (!ret)
-		ret = pv_audit();
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, pv_audit());
 	close(fd);
-	return ret;
 }
 
 /*
@@ -594,17 +577,18 @@ PVMAP_TEST_ALONE(pv_daemon_slow)
  * passing natively (a released slot faults), the handshake @done (the host
  * checks its side), and the host's audit finding nothing stale.
  */
-static int pv_native_after(const char *on, const char *done, const char *why)
+static void pv_native_after(struct __test_metadata *_metadata, const char *on,
+			    const char *done, const char *why)
 {
 	static const char *const cases[] = { "stale", "nested", "range16", "sleepable1m" };
 	uint64_t off, seed = random_u64();
 	char text[512];
 	struct device *d;
-	int fd = -1, ret;
+	int fd = -1, ret = 0;
 
-	ret = pv_open_aperture(&d, &fd);
-	if (ret)
-		return ret;
+	d = pv_open_aperture(_metadata, &fd);
+	if (!d)
+		return;	/* the test skips */
 	off = pv_free_offset(d, MIB);
 	if (!guest_host_sync(on))
 		ret = fail("host did not answer %s", on);
@@ -624,10 +608,9 @@ static int pv_native_after(const char *on, const char *done, const char *why)
 	}
 	if (!guest_host_sync(done))
 		ret = fail("host did not answer %s", done);
-	if (!ret)
-		ret = pv_audit();
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, pv_audit());
 	close(fd);
-	return ret;
 }
 
 /*
@@ -638,10 +621,10 @@ static int pv_native_after(const char *on, const char *done, const char *why)
  * back, the API's cases pass (a released slot faults), and the host's
  * audit finds nothing stale.
  */
-PVMAP_TEST_ALONE(pv_refused_clear)
+TEST_F(alone, pv_refused_clear)
 {
 	printf("# pvmap-host: expect-warnings 1\n");
-	return pv_native_after("pv-refuse-clears", "pv-refused", "refused to clear a PTE");
+	pv_native_after(_metadata, "pv-refuse-clears", "pv-refused", "refused to clear a PTE");
 }
 
 /* The driver pvmap's channel device @pci is bound to ("" for none). */
@@ -676,36 +659,31 @@ static int after_removal(struct device *d)
  * the removal read back, sleepable maps work, pvmap reloads without it,
  * and the host's audit finds nothing stale.
  */
-PVMAP_TEST_ALONE(pv_doorbell_removed)
+TEST_F(alone, pv_doorbell_removed)
 {
 	char pci[256], driver[300];
 	uint64_t off, seed = random_u64();
 	struct device *d;
 	long waited_ms;
-	int fd = -1, ret;
+	int fd = -1;
 
-	if (!doorbell_present(pci, sizeof(pci)))
-		return fail("no ivshmem-doorbell in this guest");
+	ASSERT_TRUE(doorbell_present(pci, sizeof(pci))) TH_LOG("no ivshmem-doorbell in this guest");
 	pci_driver_of(pci, driver, sizeof(driver));
 	printf("# the channel %s is bound to \"%s\"\n", pci, driver);
-	if (strcmp(driver, "pvmap-hv"))
-		return fail("the channel's device %s is bound to \"%s\", not pvmap-hv", pci, driver);
-	ret = pv_open_aperture(&d, &fd);
-	if (ret)
-		return ret;
-	ret = pv_write_across_loss(d, fd, "pv-remove-doorbell", &off, seed, &waited_ms);
-	if (!ret && !guest_kmsg_has("its channel's device was removed"))
-		ret = fail("pvmap never said the channel's device was removed");
-	if (!ret && doorbell_present(pci, sizeof(pci)))
-		ret = fail("the doorbell %s is still there", pci);
-	if (!ret)
-		ret = pv_read_back(fd, off, seed);
-	close(fd);
-	if (!ret)
-		ret = after_removal(d);
-	if (!ret)
-		ret = pv_audit();
-	return ret;
+	ASSERT_STREQ("pvmap-hv", driver)
+		TH_LOG("the channel's device %s is bound to \"%s\", not pvmap-hv", pci, driver);
+	d = pv_open_aperture(_metadata, &fd);
+	if (!d)
+		return;
+	ASSERT_EQ(0, pv_write_across_loss(d, fd, "pv-remove-doorbell", &off, seed, &waited_ms));
+	ASSERT_TRUE(guest_kmsg_has("its channel's device was removed"))
+		TH_LOG("pvmap never said the channel's device was removed");
+	ASSERT_FALSE(doorbell_present(pci, sizeof(pci)))
+		TH_LOG("the doorbell %s is still there", pci);
+	ASSERT_EQ(0, pv_read_back(fd, off, seed));
+	close(fd);	/* before after_removal() reloads pvmap */
+	ASSERT_EQ(0, after_removal(d));
+	ASSERT_EQ(0, pv_audit());
 }
 
 /*
@@ -717,10 +695,10 @@ PVMAP_TEST_ALONE(pv_doorbell_removed)
  * channel: a 1 MiB PWRITE reads back, the API's cases pass natively, and
  * the host's audit finds nothing stale.
  */
-PVMAP_TEST_ALONE(pv_daemon_fake_acks)
+TEST_F(alone, pv_daemon_fake_acks)
 {
-	return pv_native_after("pv-fake-acks", "pv-fake-acks-done",
-			       "acknowledged a PTE update it did not make");
+	pv_native_after(_metadata, "pv-fake-acks", "pv-fake-acks-done",
+			"acknowledged a PTE update it did not make");
 }
 
 TEST_HARNESS_MAIN
