@@ -13,7 +13,7 @@
  * pvmap_drm binds the std-VGA device and answers DRM_IOCTL_VERSION on its
  * card.
  */
-PVMAP_TEST(drm_probe)
+TEST_F(pvmap, drm_probe)
 {
 	char name[64] = "", path[32];
 	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
@@ -21,26 +21,24 @@ PVMAP_TEST(drm_probe)
 	int fd, ret;
 
 	ret = guest_load_drm("");
-	if (ret)
-		return fail("load %s: %s", GUEST_DRM_PATH, strerror(-ret));
+	ASSERT_EQ(0, ret) TH_LOG("load %s: %s", GUEST_DRM_PATH, strerror(-ret));
 	fd = open_card();
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	ret = ioctl(fd, DRM_IOCTL_VERSION, &v);
 	close(fd);
-	if (ret || strcmp(name, "pvmap_drm"))
-		return fail("DRM_IOCTL_VERSION: %d, driver '%s'", ret, name);
-	if (guest_drm_stats_path(stats_path, sizeof(stats_path)))
-		return fail("no pvmap_drm_stats in debugfs");
+	ASSERT_EQ(0, ret) TH_LOG("DRM_IOCTL_VERSION: %d, driver '%s'", ret, name);
+	ASSERT_STREQ("pvmap_drm", name) TH_LOG("DRM_IOCTL_VERSION: %d, driver '%s'", ret, name);
+	ASSERT_EQ(0, guest_drm_stats_path(stats_path, sizeof(stats_path)))
+		TH_LOG("no pvmap_drm_stats in debugfs");
 	/* pvmap keeps the other apertures */
-	if (find_aperture(PVMAP_KIND_IVSHMEM, path, sizeof(path), &info) ||
-	    find_aperture(PVMAP_KIND_QXL, path, sizeof(path), &info))
-		return fail("pvmap does not have the ivshmem and qxl apertures beside pvmap_drm");
-	if (!find_aperture(PVMAP_KIND_STDVGA, path, sizeof(path), &info))
-		return fail("pvmap bound the std-VGA too (%s)", path);
+	ASSERT_EQ(0, find_aperture(PVMAP_KIND_IVSHMEM, path, sizeof(path), &info))
+		TH_LOG("pvmap does not have the ivshmem and qxl apertures beside pvmap_drm");
+	ASSERT_EQ(0, find_aperture(PVMAP_KIND_QXL, path, sizeof(path), &info))
+		TH_LOG("pvmap does not have the ivshmem and qxl apertures beside pvmap_drm");
+	ASSERT_NE(0, find_aperture(PVMAP_KIND_STDVGA, path, sizeof(path), &info))
+		TH_LOG("pvmap bound the std-VGA too (%s)", path);
 	printf("# pvmap_drm on %s, VRAM %lld MiB; pvmap has ivshmem and qxl\n", stats_path,
 	       drm_stat("vram_size: ") >> 20);
-	return 0;
 }
 
 /*
@@ -102,7 +100,7 @@ static int write_tty1(const char *text)
  * fbcon draws into the fbdev buffer's shadow; pvmap_drm copies the damage
  * into VRAM through pvmap. Text on tty1, then the counters and the screen.
  */
-PVMAP_TEST(drm_fbcon)
+TEST_F(pvmap, drm_fbcon)
 {
 	static const char text[] = "\033[?25l\033[2J\033[H"	/* no cursor, cleared */
 		"pvmap_drm fbcon: this text reached VRAM through pvmap's atomic maps\n"
@@ -110,15 +108,16 @@ PVMAP_TEST(drm_fbcon)
 	long long copies = drm_stat("shadow_copies: "), maps = drm_stat("maps: ");
 	char engine[64] = "";
 
-	if (write_tty1(text))
-		return -1;
+	ASSERT_EQ(0, write_tty1(text));
 	wait_copies_rest(copies);
 	guest_read_file("/sys/module/pvmap_drm/parameters/copy_engine", engine, sizeof(engine));
 	printf("# damage copies %lld -> %lld, engine maps %lld -> %lld, engine %s",
 	       copies, drm_stat("shadow_copies: "), maps, drm_stat("maps: "), engine);
-	if (drm_stat("shadow_copies: ") <= copies || drm_stat("maps: ") <= maps)
-		return fail("the console's text made no damage copy through pvmap");
-	return fbcon_to_host("fbcon");
+	ASSERT_GT(drm_stat("shadow_copies: "), copies)
+		TH_LOG("the console's text made no damage copy through pvmap");
+	ASSERT_GT(drm_stat("maps: "), maps)
+		TH_LOG("the console's text made no damage copy through pvmap");
+	ASSERT_EQ(0, fbcon_to_host("fbcon"));
 }
 
 /* The VGA registers of pvmap_drm's device (BAR 2 at 0x400, as 0x3c0-0x3df). */
@@ -153,7 +152,7 @@ static void vga_ar_write_index(volatile uint8_t *regs, uint8_t val)
  * set again and the screen show the console, not black. Found by make
  * vm-bench: Xorg on pvmap_drm after bochs showed nothing.
  */
-PVMAP_TEST(drm_unblank_after_previous_driver)
+TEST_F(pvmap, drm_unblank_after_previous_driver)
 {
 	static const char text[] = "\033[?25l\033[2J\033[H"
 		"pvmap_drm: the display unblanked after another driver's blank\n";
@@ -167,14 +166,12 @@ PVMAP_TEST(drm_unblank_after_previous_driver)
 
 	n = readlink("/sys/class/drm/card0/device/driver", driver, sizeof(driver) - 1);
 	driver[n > 0 ? n : 0] = '\0';
-	if (!strstr(driver, "/pvmap_drm"))
-		return fail("card0's device is not pvmap_drm's ('%s')", driver);
-	if (write_tty1(text))
-		return -1;
+	ASSERT_NE(NULL, strstr(driver, "/pvmap_drm"))
+		TH_LOG("card0's device is not pvmap_drm's ('%s')", driver);
+	ASSERT_EQ(0, write_tty1(text));
 	wait_copies_rest(copies);
 	fd = open("/sys/class/drm/card0/device/resource2", O_RDWR | O_SYNC | O_CLOEXEC);
-	if (fd < 0)
-		return fail("open card0's resource2: %s", strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("open card0's resource2: %s", strerror(errno));
 	regs = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	/*
@@ -183,14 +180,15 @@ PVMAP_TEST(drm_unblank_after_previous_driver)
 	 * (docs/kernel-matrix.md): a skip there, a failure on the project's kernels.
 	 */
 	if (regs == MAP_FAILED && errno == EINVAL && !uname(&uts) && strstr(uts.version, "Debian"))
-		return skip("Debian's IO_STRICT_DEVMEM refuses a mapping of the BAR pvmap_drm holds");
-	if (regs == MAP_FAILED)
-		return fail("mmap card0's resource2: %s", strerror(errno));
+		SKIP(return,
+		     "Debian's IO_STRICT_DEVMEM refuses a mapping of the BAR pvmap_drm holds");
+	ASSERT_NE(MAP_FAILED, regs) TH_LOG("mmap card0's resource2: %s", strerror(errno));
+	/* from here on a failure restores the screen for the later tests, then ends the test */
 	ret = -1;
 	blanked = VGA_AR_PAS;
 	fb = open("/dev/fb0", O_RDWR | O_CLOEXEC);
 	if (fb < 0) {
-		fail("open /dev/fb0: %s", strerror(errno));
+		TH_LOG("open /dev/fb0: %s", strerror(errno));
 		goto restore;
 	}
 	/*
@@ -199,22 +197,24 @@ PVMAP_TEST(drm_unblank_after_previous_driver)
 	 * flip-flop on "index", bochs's blank leaves it on "data".
 	 */
 	if (ioctl(fb, FBIOBLANK, FB_BLANK_POWERDOWN)) {
-		fail("FBIOBLANK power-down: %s", strerror(errno));
+		TH_LOG("FBIOBLANK power-down: %s", strerror(errno));
 		goto restore;
 	}
 	vga_ar_write_index(regs, 0x00);
 	blanked = vga_ar_index(regs);
 	regs[VGA_REG(0x3c0)] = 0x00;	/* and the flip-flop left on "data", as bochs leaves it */
 	if (blanked & VGA_AR_PAS)
-		fail("the blank did not reach the device (attribute index %#x)", blanked);
+		TH_LOG("the blank did not reach the device (attribute index %#x)", blanked);
 	else if (ioctl(fb, FBIOBLANK, FB_BLANK_UNBLANK))
-		fail("FBIOBLANK unblank: %s", strerror(errno));
+		TH_LOG("FBIOBLANK unblank: %s", strerror(errno));
 	else
 		ret = 0;
 	after = vga_ar_index(regs);
 	printf("# attribute index: %#x after the blank, %#x after fb0's unblank\n", blanked, after);
-	if (!ret && !(after & VGA_AR_PAS))
-		ret = fail("pvmap_drm's enable left the display blanked");
+	if (!ret && !(after & VGA_AR_PAS)) {
+		TH_LOG("pvmap_drm's enable left the display blanked");
+		ret = -1;
+	}
 restore:
 	if (ret) {	/* the later tests need a screen */
 		vga_ar_write_index(regs, VGA_AR_PAS);
@@ -224,11 +224,10 @@ restore:
 	if (fb >= 0)
 		close(fb);
 	munmap((void *)regs, PAGE);
-	if (ret)
-		return ret;
+	ASSERT_EQ(0, ret);
 	copies = drm_stat("shadow_copies: ");
 	wait_copies_rest(copies);
-	return fbcon_to_host("unblank");
+	ASSERT_EQ(0, fbcon_to_host("unblank"));
 }
 
 /* The first connector's id; 0 when none. */
@@ -251,7 +250,7 @@ static uint32_t connector_id(int fd)
  * the commit updated the plane. The screen must show this buffer, not
  * what lies at offset 0.
  */
-PVMAP_TEST(drm_modeset_scans_out_its_fb)
+TEST_F(pvmap, drm_modeset_scans_out_its_fb)
 {
 	struct drm_mode_create_dumb c = { .width = 800, .height = 600, .bpp = 32 };
 	static struct drm_mode_modeinfo modes[256];
@@ -264,8 +263,7 @@ PVMAP_TEST(drm_modeset_scans_out_its_fb)
 	int fd, ret;
 
 	fd = open_card();
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	old = scanout_fb(fd, &crtc);
 	conn_id = connector_id(fd);
 	conn.connector_id = conn_id;
@@ -276,30 +274,23 @@ PVMAP_TEST(drm_modeset_scans_out_its_fb)
 	conn.count_encoders = 0;
 	if (!ret && conn.count_modes <= 256)
 		ret = ioctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &conn);
-	if (!old || ret || conn.count_modes > 256) {
-		ret = -1;
-		fail("the CRTC, its framebuffer or the connector's modes: %s", strerror(errno));
-		goto out;
-	}
-	ret = -1;
+	ASSERT_NE(0, old) TH_LOG("the CRTC, its framebuffer or the connector's modes: %s",
+				 strerror(errno));
+	ASSERT_EQ(0, ret) TH_LOG("the CRTC, its framebuffer or the connector's modes: %s",
+				 strerror(errno));
+	ASSERT_GE(256, conn.count_modes)
+		TH_LOG("the CRTC, its framebuffer or the connector's modes: %s", strerror(errno));
 	for (mode = 0; mode < conn.count_modes; mode++)
 		if (modes[mode].hdisplay == 800 && modes[mode].vdisplay == 600)
 			break;
-	if (mode == conn.count_modes) {
-		fail("no 800x600 among the connector's %u modes", conn.count_modes);
-		goto out;
-	}
-	if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c)) {
-		fail("CREATE_DUMB 800x600: %s", strerror(errno));
-		goto out;
-	}
+	ASSERT_NE(conn.count_modes, mode)
+		TH_LOG("no 800x600 among the connector's %u modes", conn.count_modes);
+	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
+		TH_LOG("CREATE_DUMB 800x600: %s", strerror(errno));
 	m.handle = c.handle;
 	px = ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m) ? MAP_FAILED :
 		mmap(NULL, c.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, m.offset);
-	if (px == MAP_FAILED) {
-		fail("mapping the buffer: %s", strerror(errno));
-		goto out;
-	}
+	ASSERT_NE(MAP_FAILED, px) TH_LOG("mapping the buffer: %s", strerror(errno));
 	for (i = 0; i < c.size / 4; i++)	/* no pixel black, none alike its neighbour */
 		px[i] = 0x00404040 | (i * 2654435761u & 0x00bfbfbf);
 	munmap(px, c.size);
@@ -309,10 +300,7 @@ PVMAP_TEST(drm_modeset_scans_out_its_fb)
 	f.bpp = 32;
 	f.depth = 24;
 	f.handle = c.handle;
-	if (ioctl(fd, DRM_IOCTL_MODE_ADDFB, &f)) {
-		fail("ADDFB: %s", strerror(errno));
-		goto out;
-	}
+	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_MODE_ADDFB, &f)) TH_LOG("ADDFB: %s", strerror(errno));
 	crtc.fb_id = f.fb_id;
 	crtc.x = 0;
 	crtc.y = 0;
@@ -320,14 +308,11 @@ PVMAP_TEST(drm_modeset_scans_out_its_fb)
 	crtc.count_connectors = 1;
 	crtc.mode = modes[mode];
 	crtc.mode_valid = 1;
-	if (ioctl(fd, DRM_IOCTL_MODE_SETCRTC, &crtc)) {
-		fail("SETCRTC 800x600: %s", strerror(errno));
-		goto out;
-	}
-	ret = frame_to_host(fd, "modeset", old);
-out:
+	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_MODE_SETCRTC, &crtc))
+		TH_LOG("SETCRTC 800x600: %s", strerror(errno));
+	/* on a failure, the test's exit closes the card: the same as the close below */
+	ASSERT_EQ(0, frame_to_host(fd, "modeset", old));
 	close(fd);	/* its framebuffer goes, and fbcon's mode comes back */
-	return ret;
 }
 
 /*
@@ -335,9 +320,9 @@ out:
  * waits for a key, the scanned-out buffer goes to the host, which checks
  * the screendump against the pattern and against that buffer.
  */
-PVMAP_TEST(drm_modetest_smpte)
+TEST_F(pvmap, drm_modetest_smpte)
 {
-	int to_mt[2], pty, tty, fd, status, ret = 0;
+	int to_mt[2], pty, tty, fd, status;
 	struct drm_mode_crtc crtc;
 	uint32_t fbdev_fb;
 	char arg[64], line[512];
@@ -347,17 +332,19 @@ PVMAP_TEST(drm_modetest_smpte)
 
 	/* closed again before modetest starts: it must be the DRM master */
 	fd = open_card();
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	snprintf(arg, sizeof(arg), "%u:1024x768@XR24", connector_id(fd));
 	fbdev_fb = scanout_fb(fd, &crtc);
 	close(fd);
 	/* its output on a terminal, so that stdio sends each line as it is written */
 	mkdir("/dev/pts", 0755);
-	if (mount("devpts", "/dev/pts", "devpts", 0, "") && errno != EBUSY)
-		return fail("mount devpts: %s", strerror(errno));
-	if (pipe(to_mt) || openpty(&pty, &tty, NULL, NULL, NULL))
-		return fail("pipe or pty: %s", strerror(errno));
+	if (mount("devpts", "/dev/pts", "devpts", 0, "")) {
+		ASSERT_EQ(EBUSY, errno) TH_LOG("mount devpts: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, pipe(to_mt)) TH_LOG("pipe or pty: %s", strerror(errno));
+	ASSERT_EQ(0, openpty(&pty, &tty, NULL, NULL, NULL))
+		TH_LOG("pipe or pty: %s", strerror(errno));
+	/* from here on a failure is recorded; modetest is stopped and waited for all the same */
 	pid = fork();
 	if (pid == 0) {
 		dup2(to_mt[0], 0);
@@ -381,12 +368,13 @@ PVMAP_TEST(drm_modetest_smpte)
 	}
 	if (set) {
 		fd = open_card();
-		ret = fd < 0 ? -1 : frame_to_host(fd, "smpte", fbdev_fb);
-		if (fd >= 0)
+		EXPECT_LE(0, fd);
+		if (fd >= 0) {
+			EXPECT_EQ(0, frame_to_host(fd, "smpte", fbdev_fb));
 			close(fd);
+		}
 	}
-	if (write(to_mt[1], "\n", 1) != 1)
-		ret = fail("cannot tell modetest to stop");
+	EXPECT_EQ(1, write(to_mt[1], "\n", 1)) TH_LOG("cannot tell modetest to stop");
 	close(to_mt[1]);
 	while (out && fgets(line, sizeof(line), out)) {
 		line[strcspn(line, "\r\n")] = '\0';
@@ -395,11 +383,9 @@ PVMAP_TEST(drm_modetest_smpte)
 	if (out)
 		fclose(out);
 	waitpid(pid, &status, 0);
-	if (!set)
-		return fail("modetest did not set the mode");
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return fail("modetest: status %#x", status);
-	return ret;
+	ASSERT_TRUE(set) TH_LOG("modetest did not set the mode");
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("modetest: status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("modetest: status %#x", status);
 }
 
 /*
@@ -407,7 +393,7 @@ PVMAP_TEST(drm_modetest_smpte)
  * user-space mmap writes: every frame read back right after its flip. The
  * last run leaves its frame to the host's screendump check.
  */
-PVMAP_TEST(drm_fps_client)
+TEST_F(pvmap, drm_fps_client)
 {
 	static const char *const runs[][4] = {
 		{ "--upload", "kernel", "--engine", "ioremap_page" },
@@ -415,7 +401,6 @@ PVMAP_TEST(drm_fps_client)
 		{ "--upload", "mmap", "--engine", "pvmap" },
 		{ "--upload", "kernel", "--engine", "pvmap" },
 	};
-	int ret = 0;
 
 	for (unsigned int i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		bool last = i + 1 == sizeof(runs) / sizeof(runs[0]);
@@ -424,11 +409,9 @@ PVMAP_TEST(drm_fps_client)
 				 last ? "--handoff" : NULL, NULL };
 		int status = guest_run(argv);
 
-		if (status)
-			ret = fail("pvmap-drmfps %s %s %s %s: status %d", runs[i][0], runs[i][1],
-				   runs[i][2], runs[i][3], status);
+		EXPECT_EQ(0, status) TH_LOG("pvmap-drmfps %s %s %s %s: status %d", runs[i][0],
+					    runs[i][1], runs[i][2], runs[i][3], status);
 	}
-	return ret;
 }
 
 TEST_HARNESS_MAIN

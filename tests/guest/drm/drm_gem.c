@@ -13,42 +13,39 @@
  * 1000 buffers made, mapped, written, read back and destroyed: each one
  * zeroed when made, the allocator back where it started at the end.
  */
-PVMAP_TEST(drm_dumb_lifecycle)
+TEST_F(pvmap, drm_dumb_lifecycle)
 {
 	long long used = drm_stat("vram_used: "), buffers = drm_stat("buffers: ");
-	int fd, ret = 0, i;
+	int fd, ret, i;
 	struct dumb b;
 
 	fd = open_card();
-	if (fd < 0)
-		return -1;
-	for (i = 0; i < 1000 && !ret; i++) {
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 1000; i++) {
 		uint32_t w = 8 + (i * 37) % 600, h = 1 + (i * 53) % 300;
 		uint64_t bad;
 
 		ret = dumb_create(fd, w, h, &b);
-		if (ret) {
-			ret = fail("buffer %d (%ux%u): %s", i, w, h, strerror(-ret));
-			break;
+		ASSERT_EQ(0, ret) TH_LOG("buffer %d (%ux%u): %s", i, w, h, strerror(-ret));
+		for (uint64_t off = 0; off < b.size; off += PAGE) {
+			ASSERT_FALSE(b.map[off] || b.map[b.size - 1])
+				TH_LOG("buffer %d at VRAM %#llx: old bytes at %#llx", i,
+				       (unsigned long long)b.offset, (unsigned long long)off);
 		}
-		for (uint64_t off = 0; off < b.size && !ret; off += PAGE)
-			if (b.map[off] || b.map[b.size - 1])
-				ret = fail("buffer %d at VRAM %#llx: old bytes at %#llx", i,
-					   (unsigned long long)b.offset, (unsigned long long)off);
 		pvmap_pattern_fill(b.map, b.size, 0xd0d0 + i, 0);
 		bad = pvmap_pattern_check(b.map, b.size, 0xd0d0 + i, 0);
-		if (!ret && bad != b.size)
-			ret = fail("buffer %d: byte %#llx read back wrong", i,
-				   (unsigned long long)bad);
-		if (dumb_destroy(fd, &b) && !ret)
-			ret = fail("DESTROY_DUMB %d: %s", i, strerror(errno));
+		ASSERT_EQ(b.size, bad) TH_LOG("buffer %d: byte %#llx read back wrong", i,
+					      (unsigned long long)bad);
+		ASSERT_EQ(0, dumb_destroy(fd, &b))
+			TH_LOG("DESTROY_DUMB %d: %s", i, strerror(errno));
 	}
 	close(fd);
 	printf("# %d buffers; VRAM used %lld -> %lld bytes, buffers %lld -> %lld\n", i, used,
 	       drm_stat("vram_used: "), buffers, drm_stat("buffers: "));
-	if (!ret && (drm_stat("vram_used: ") != used || drm_stat("buffers: ") != buffers))
-		ret = fail("the VRAM allocator did not come back to where it started");
-	return ret;
+	ASSERT_EQ(used, drm_stat("vram_used: "))
+		TH_LOG("the VRAM allocator did not come back to where it started");
+	ASSERT_EQ(buffers, drm_stat("buffers: "))
+		TH_LOG("the VRAM allocator did not come back to where it started");
 }
 
 /*
@@ -92,17 +89,16 @@ static int upload_faults(int fd, struct dumb *b)
  * each written through its mmap (the last also through the kernel's upload
  * path) and read back, then checked by the host in VRAM with pmemsave.
  */
-PVMAP_TEST(drm_vram_beyond_vmalloc)
+TEST_F(pvmap, drm_vram_beyond_vmalloc)
 {
 	static struct dumb bufs[128];
 	long long vram = drm_stat("vram_size: ");
 	char meminfo[4096], *at;
 	uint64_t top = 0, vmalloc_kib = 0;
-	int fd, n = 0, ret = 0;
+	int fd, n = 0;
 
 	fd = open_card();
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	if (guest_read_file("/proc/meminfo", meminfo, sizeof(meminfo)) > 0 &&
 	    (at = strstr(meminfo, "VmallocTotal:")))
 		vmalloc_kib = strtoull(at + 13, NULL, 10);
@@ -112,10 +108,7 @@ PVMAP_TEST(drm_vram_beyond_vmalloc)
 
 		if (err == -ENOMEM || err == -ENOSPC)
 			break;
-		if (err) {
-			ret = fail("buffer %d: %s", n, strerror(-err));
-			break;
-		}
+		ASSERT_EQ(0, err) TH_LOG("buffer %d: %s", n, strerror(-err));
 		/* first and last page: the host reads those */
 		pvmap_pattern_fill(b->map, PAGE, 0xbeef0000 + n, 0);
 		pvmap_pattern_fill(b->map + b->size - PAGE, PAGE, 0xbeef0000 + n, b->size - PAGE);
@@ -123,7 +116,7 @@ PVMAP_TEST(drm_vram_beyond_vmalloc)
 			top = b->offset + b->size;
 		n++;
 	}
-	if (!ret && n) {
+	if (n) {
 		/* the last buffer's first line again, through the kernel's upload */
 		struct dumb *b = &bufs[n - 1];
 		uint8_t *line = malloc(b->pitch);
@@ -132,44 +125,45 @@ PVMAP_TEST(drm_vram_beyond_vmalloc)
 						   .data = (uintptr_t)line };
 
 		pvmap_pattern_fill(line, b->pitch, 0x10ad, 0);
-		if (ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up))
-			ret = fail("UPLOAD into the buffer at %#llx: %s",
-				   (unsigned long long)b->offset, strerror(errno));
-		else if (pvmap_pattern_check(b->map, b->pitch, 0x10ad, 0) != b->pitch)
-			ret = fail("the upload at VRAM %#llx does not read back",
-				   (unsigned long long)b->offset);
-		if (!ret)
-			ret = upload_faults(fd, b);
+		ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_PVMAP_DRM_UPLOAD, &up))
+			TH_LOG("UPLOAD into the buffer at %#llx: %s",
+			       (unsigned long long)b->offset, strerror(errno));
+		ASSERT_EQ(b->pitch, pvmap_pattern_check(b->map, b->pitch, 0x10ad, 0))
+			TH_LOG("the upload at VRAM %#llx does not read back",
+			       (unsigned long long)b->offset);
+		ASSERT_EQ(0, upload_faults(fd, b));
 		/* the host expects the mmap's pattern there: write it back */
 		pvmap_pattern_fill(b->map, PAGE, 0xbeef0000 + n - 1, 0);
 		free(line);
 	}
-	for (int i = 0; i < n && !ret; i++) {
+	for (int i = 0; i < n; i++) {
 		struct dumb *b = &bufs[i];
 
-		if (pvmap_pattern_check(b->map, PAGE, 0xbeef0000 + i, 0) != PAGE ||
-		    pvmap_pattern_check(b->map + b->size - PAGE, PAGE, 0xbeef0000 + i,
-					b->size - PAGE) != PAGE)
-			ret = fail("buffer %d at VRAM %#llx does not read back", i,
-				   (unsigned long long)b->offset);
+		ASSERT_EQ(PAGE, pvmap_pattern_check(b->map, PAGE, 0xbeef0000 + i, 0))
+			TH_LOG("buffer %d at VRAM %#llx does not read back", i,
+			       (unsigned long long)b->offset);
+		ASSERT_EQ(PAGE, pvmap_pattern_check(b->map + b->size - PAGE, PAGE, 0xbeef0000 + i,
+						    b->size - PAGE))
+			TH_LOG("buffer %d at VRAM %#llx does not read back", i,
+			       (unsigned long long)b->offset);
 		printf("# pvmap-host: drm-bo off=%#llx size=%#llx seed=%#x\n",
 		       (unsigned long long)b->offset, (unsigned long long)b->size, 0xbeef0000 + i);
 	}
 	printf("# %d buffers of 1920x1080, VRAM %#llx of %#llx used up to; vmalloc space %llu MiB\n",
 	       n, (unsigned long long)top, vram, (unsigned long long)vmalloc_kib >> 10);
-	if (!ret && !guest_host_sync("drm-vram"))
-		ret = fail("host did not acknowledge");
+	ASSERT_TRUE(guest_host_sync("drm-vram")) TH_LOG("host did not acknowledge");
 	for (int i = 0; i < n; i++)
 		dumb_destroy(fd, &bufs[i]);
 	close(fd);
-	if (!ret && top + 2 * bufs[0].size < (uint64_t)vram)
-		ret = fail("the buffers stop at %#llx of %#llx", (unsigned long long)top, vram);
+	ASSERT_GE(top + 2 * bufs[0].size, (uint64_t)vram)
+		TH_LOG("the buffers stop at %#llx of %#llx", (unsigned long long)top, vram);
 #ifdef __i386__
 	/* the point on i386: more than a whole-BAR ioremap could ever have mapped */
-	if (!ret && (!vmalloc_kib || top <= vmalloc_kib * 1024))
-		ret = fail("VRAM used (%#llx) is no more than vmalloc space", (unsigned long long)top);
+	ASSERT_NE(0, vmalloc_kib)
+		TH_LOG("VRAM used (%#llx) is no more than vmalloc space", (unsigned long long)top);
+	ASSERT_GT(top, vmalloc_kib * 1024)
+		TH_LOG("VRAM used (%#llx) is no more than vmalloc space", (unsigned long long)top);
 #endif
-	return ret;
 }
 
 /* DRM_IOCTL_MODE_MAP_DUMB's fake offset of @handle; 0 when it fails. */
@@ -186,87 +180,75 @@ static uint64_t map_dumb_offset(int fd, uint32_t handle)
  * The core BUG()s on a fault in such a vma; the driver must refuse the
  * mmap itself (EINVAL, as the shmem and TTM helpers do), readable or not.
  */
-PVMAP_TEST(drm_mmap_private_refused)
+TEST_F(pvmap, drm_mmap_private_refused)
 {
 	static const int prots[] = { PROT_READ, PROT_READ | PROT_WRITE };
 	struct dumb b;
 	uint64_t off;
-	int fd, ret = 0;
+	int fd;
 
 	fd = open_card();
-	if (fd < 0)
-		return -1;
-	if (dumb_create(fd, 64, 64, &b)) {
-		close(fd);
-		return fail("CREATE_DUMB: %s", strerror(errno));
-	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dumb_create(fd, 64, 64, &b)) TH_LOG("CREATE_DUMB: %s", strerror(errno));
 	off = map_dumb_offset(fd, b.handle);
-	for (unsigned int i = 0; !ret && i < sizeof(prots) / sizeof(prots[0]); i++) {
+	for (unsigned int i = 0; i < sizeof(prots) / sizeof(prots[0]); i++) {
 		volatile uint8_t *p = mmap(NULL, PAGE, prots[i], MAP_PRIVATE, fd, off);
 
+		/* the failure logged before the read below */
+		EXPECT_EQ(MAP_FAILED, p)
+			TH_LOG("mmap(%s, MAP_PRIVATE) of a dumb buffer succeeded; reading it "
+			       "next", i ? "PROT_READ | PROT_WRITE" : "PROT_READ");
 		if (p != MAP_FAILED) {
-			ret = fail("mmap(%s, MAP_PRIVATE) of a dumb buffer succeeded; reading it "
-				   "next", i ? "PROT_READ | PROT_WRITE" : "PROT_READ");
 			/* the attack: the old driver's kernel dies here */
 			guest_touch(p, false);
 			munmap((void *)p, PAGE);
-		} else if (errno != EINVAL) {
-			ret = fail("mmap(MAP_PRIVATE): %s, not EINVAL", strerror(errno));
+			return;
 		}
+		ASSERT_EQ(EINVAL, errno)
+			TH_LOG("mmap(MAP_PRIVATE): %s, not EINVAL", strerror(errno));
 	}
 	/* the shared mapping still works beside the refusals */
 	memset(b.map, 0x3c, PAGE);
-	if (!ret && (b.map[0] != 0x3c || b.map[PAGE - 1] != 0x3c))
-		ret = fail("the shared mapping reads %#x, not 0x3c", b.map[0]);
-	if (!ret)
-		printf("# mmap(MAP_PRIVATE) of a dumb buffer: EINVAL for PROT_READ and "
-		       "PROT_READ | PROT_WRITE; MAP_SHARED works\n");
+	ASSERT_EQ(0x3c, b.map[0]) TH_LOG("the shared mapping reads %#x, not 0x3c", b.map[0]);
+	ASSERT_EQ(0x3c, b.map[PAGE - 1]) TH_LOG("the shared mapping reads %#x, not 0x3c", b.map[0]);
+	printf("# mmap(MAP_PRIVATE) of a dumb buffer: EINVAL for PROT_READ and "
+	       "PROT_READ | PROT_WRITE; MAP_SHARED works\n");
 	dumb_destroy(fd, &b);
 	close(fd);
-	return ret;
 }
 
 /*
  * munmap() of a mapping's head moves its start, not the buffer's pages:
  * the pages left must still be the buffer's own at their offsets.
  */
-PVMAP_TEST(drm_mmap_head_unmapped)
+TEST_F(pvmap, drm_mmap_head_unmapped)
 {
 	struct dumb b;
 	uint8_t *map;
-	int fd, ret = 0;
+	int fd;
 
 	fd = open_card();
-	if (fd < 0)
-		return -1;
-	if (dumb_create(fd, 256, 64, &b)) {	/* 16 pages */
-		close(fd);
-		return fail("CREATE_DUMB: %s", strerror(errno));
-	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dumb_create(fd, 256, 64, &b))	/* 16 pages */
+		TH_LOG("CREATE_DUMB: %s", strerror(errno));
 	for (uint64_t pg = 0; pg < b.size / PAGE; pg++)
 		memset(b.map + pg * PAGE, (int)(0x40 + pg), PAGE);
 	munmap(b.map, b.size);
 	map = mmap(NULL, b.size, PROT_READ, MAP_SHARED, fd, map_dumb_offset(fd, b.handle));
 	b.map = NULL;
-	if (map == MAP_FAILED) {
-		ret = fail("mmap: %s", strerror(errno));
-		goto out;
-	}
+	ASSERT_NE(MAP_FAILED, map) TH_LOG("mmap: %s", strerror(errno));
 	/* nothing faulted in yet: every page left faults after the head goes */
 	munmap(map, 4 * PAGE);
-	for (uint64_t pg = 4; !ret && pg < b.size / PAGE; pg++)
-		if (map[pg * PAGE] != (uint8_t)(0x40 + pg))
-			ret = fail("page %llu of the buffer reads %#x, page %u's byte",
-				   (unsigned long long)pg, map[pg * PAGE],
-				   map[pg * PAGE] - 0x40);
+	for (uint64_t pg = 4; pg < b.size / PAGE; pg++) {
+		ASSERT_EQ((uint8_t)(0x40 + pg), map[pg * PAGE])
+			TH_LOG("page %llu of the buffer reads %#x, page %u's byte",
+			       (unsigned long long)pg, map[pg * PAGE], map[pg * PAGE] - 0x40);
+	}
 	munmap(map + 4 * PAGE, b.size - 4 * PAGE);
-	if (!ret)
-		printf("# after munmap() of 4 head pages: the other %llu pages are the "
-		       "buffer's own\n", (unsigned long long)(b.size / PAGE - 4));
-out:
+	printf("# after munmap() of 4 head pages: the other %llu pages are the "
+	       "buffer's own\n", (unsigned long long)(b.size / PAGE - 4));
 	dumb_destroy(fd, &b);
 	close(fd);
-	return ret;
 }
 
 /* A thread that reads pvmap_drm's "pages:" counter over and over, from the clear's CPU. */
@@ -304,7 +286,7 @@ static void *clear_watch_run(void *arg)
  * a kernel without preemption (the project's: PREEMPT_NONE; Debian's:
  * voluntary) only the loop's cond_resched() lets it. No speed is asserted.
  */
-PVMAP_TEST(drm_clear_resched)
+TEST_F(pvmap, drm_clear_resched)
 {
 	struct drm_mode_create_dumb c = { .width = 8192, .height = 8192, .bpp = 32 };
 	struct drm_mode_destroy_dumb d = { 0 };
@@ -312,23 +294,21 @@ PVMAP_TEST(drm_clear_resched)
 	long long before, after, npages = 8192LL * 8192 * 4 / PAGE;
 	struct timespec t0, t1;
 	cpu_set_t cpu0;
-	int fd, ret = 0, err = 0;
+	int fd, err = 0;
 
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
 	/* this thread first: the watcher inherits its CPU */
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
-		return fail("sched_setaffinity to CPU 0: %s", strerror(errno));
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		TH_LOG("sched_setaffinity to CPU 0: %s", strerror(errno));
 	fd = open_card();
-	if (fd < 0)
-		return -1;
+	ASSERT_LE(0, fd);
 	before = drm_stat("pages: ");
 	w.lo = before + npages / 8;
 	w.hi = before + npages * 7 / 8;
-	if (before < 0 || pthread_create(&w.thread, NULL, clear_watch_run, &w)) {
-		close(fd);
-		return fail("no pages: counter, or no thread: %s", strerror(errno));
-	}
+	ASSERT_LE(0, before) TH_LOG("no pages: counter, or no thread: %s", strerror(errno));
+	ASSERT_EQ(0, pthread_create(&w.thread, NULL, clear_watch_run, &w))
+		TH_LOG("no pages: counter, or no thread: %s", strerror(errno));
 	while (!__atomic_load_n(&w.started, __ATOMIC_ACQUIRE))
 		sched_yield();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -351,17 +331,17 @@ PVMAP_TEST(drm_clear_resched)
 		printf("never between %lld and %lld\n", w.lo, w.hi);
 	else
 		printf("once %lld, inside the clear\n", w.seen);
-	if (err)
-		ret = fail("CREATE_DUMB 8192x8192: %s", strerror(err));
-	else if (after - before < npages)
-		ret = fail("the clear covered %lld pages, not %lld", after - before, npages);
-	else if (w.cpu != 0 || sched_getcpu() != 0)
-		ret = fail("the thread (CPU %d) and the ioctl (CPU %d) not both on CPU 0", w.cpu,
-			   sched_getcpu());
-	else if (w.seen < 0)
-		ret = fail("a runnable thread on the clear's CPU never ran during its %lld pages",
-			   npages);
-	return ret;
+	ASSERT_EQ(0, err) TH_LOG("CREATE_DUMB 8192x8192: %s", strerror(err));
+	ASSERT_LE(npages, after - before)
+		TH_LOG("the clear covered %lld pages, not %lld", after - before, npages);
+	ASSERT_EQ(0, w.cpu) TH_LOG("the thread (CPU %d) and the ioctl (CPU %d) not both on CPU 0",
+				   w.cpu, sched_getcpu());
+	ASSERT_EQ(0, sched_getcpu())
+		TH_LOG("the thread (CPU %d) and the ioctl (CPU %d) not both on CPU 0", w.cpu,
+		       sched_getcpu());
+	ASSERT_LE(0, w.seen)
+		TH_LOG("a runnable thread on the clear's CPU never ran during its %lld pages",
+		       npages);
 }
 
 TEST_HARNESS_MAIN

@@ -126,22 +126,18 @@ static int fork_holder(int fd, int cmd, int report)
  * keeps its mappings. A mapping of another buffer does not see their
  * writes. Then pvmap_drm binds the device again, for the tests after it.
  */
-PVMAP_TEST(drm_unplug_fork_bounded)
+TEST_F(pvmap, drm_unplug_fork_bounded)
 {
 	char pci[64], path[128], c = 0;
 	long long m0 = -1, m1 = -1, m2 = -1;
 	int cmd[2], report[2], fd, status = 0, ret = 0, touched = 0;
 	pid_t holder;
 
-	if (card_pci_name(pci, sizeof(pci)))
-		return fail("no PCI device behind %s", CARD);
+	ASSERT_EQ(0, card_pci_name(pci, sizeof(pci))) TH_LOG("no PCI device behind %s", CARD);
 	fd = open_card();
-	if (fd < 0)
-		return -1;
-	if (pipe(cmd) || pipe(report)) {
-		close(fd);
-		return fail("pipe: %s", strerror(errno));
-	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(cmd)) TH_LOG("pipe: %s", strerror(errno));
+	ASSERT_EQ(0, pipe(report)) TH_LOG("pipe: %s", strerror(errno));
 	holder = fork();
 	if (holder == 0) {
 		close(cmd[1]);
@@ -150,13 +146,19 @@ PVMAP_TEST(drm_unplug_fork_bounded)
 	}
 	close(cmd[0]);
 	close(report[1]);
+	/*
+	 * From here on a failure is recorded in ret and goes to out: the holder
+	 * ends, and the device goes back to pvmap_drm, before the test ends.
+	 */
 	if (holder < 0 || read(report[0], &c, 1) != 1 || c != 'R') {
-		ret = fail("the holder did not map the buffer");
+		TH_LOG("the holder did not map the buffer");
+		ret = -1;
 		goto out;
 	}
 	snprintf(path, sizeof(path), "/sys/bus/pci/drivers/pvmap_drm/unbind");
 	if (guest_write_file(path, pci) || !card_wait(false)) {
-		ret = fail("unbind %s from pvmap_drm: %s still there", pci, CARD);
+		TH_LOG("unbind %s from pvmap_drm: %s still there", pci, CARD);
+		ret = -1;
 		goto out;
 	}
 	/* after what the unbind frees (fbdev's shadow): a second of MemFree at rest */
@@ -167,7 +169,8 @@ PVMAP_TEST(drm_unplug_fork_bounded)
 			break;
 	}
 	if (write(cmd[1], "U", 1) != 1) {
-		ret = fail("the holder is gone");
+		TH_LOG("the holder is gone");
+		ret = -1;
 		goto out;
 	}
 	while (touched < FORK_CHILDREN && read(report[0], &c, 1) == 1 && c == 'T')
@@ -175,7 +178,8 @@ PVMAP_TEST(drm_unplug_fork_bounded)
 	m1 = mem_free_kib();
 	if (touched < FORK_CHILDREN || write(cmd[1], "X", 1) != 1 ||
 	    read(report[0], &c, 1) != 1 || c != 'E') {
-		ret = fail("%d of %d children touched their mappings", touched, FORK_CHILDREN);
+		TH_LOG("%d of %d children touched their mappings", touched, FORK_CHILDREN);
+		ret = -1;
 		goto out;
 	}
 	/* the children are gone; what they freed may take a moment (RCU) */
@@ -185,25 +189,32 @@ PVMAP_TEST(drm_unplug_fork_bounded)
 	       "(%+lld) with %d children that touched each; %lld (%+lld) once they exited; "
 	       "bound -%d KiB\n", m0, FORK_MAPS, m1, m1 - m0, FORK_CHILDREN, m2, m2 - m0,
 	       FORK_BOUND_KIB);
-	if (m0 - m1 > FORK_BOUND_KIB)
-		ret = fail("%d children's faults on %d mappings after the unplug took %lld KiB",
-			   FORK_CHILDREN, FORK_MAPS, m0 - m1);
-	else if (m0 - m2 > FORK_BOUND_KIB / 4)
-		ret = fail("%lld KiB not back once the children exited", m0 - m2);
+	if (m0 - m1 > FORK_BOUND_KIB) {
+		TH_LOG("%d children's faults on %d mappings after the unplug took %lld KiB",
+		       FORK_CHILDREN, FORK_MAPS, m0 - m1);
+		ret = -1;
+	} else if (m0 - m2 > FORK_BOUND_KIB / 4) {
+		TH_LOG("%lld KiB not back once the children exited", m0 - m2);
+		ret = -1;
+	}
 out:
 	close(cmd[1]);		/* the holder goes */
 	if (holder > 0 && (waitpid(holder, &status, 0) != holder || !WIFEXITED(status) ||
-			   WEXITSTATUS(status)))
-		ret = fail("the holder: status %#x", status);
+			   WEXITSTATUS(status))) {
+		TH_LOG("the holder: status %#x", status);
+		ret = -1;
+	}
 	close(report[0]);
 	close(fd);
 	/* the device back to pvmap_drm for the tests after this one */
 	if (access(CARD, F_OK)) {
 		snprintf(path, sizeof(path), "/sys/bus/pci/drivers/pvmap_drm/bind");
-		if (guest_write_file(path, pci) || !card_wait(true))
-			ret = fail("bind %s to pvmap_drm again: no %s", pci, CARD);
+		if (guest_write_file(path, pci) || !card_wait(true)) {
+			TH_LOG("bind %s to pvmap_drm again: no %s", pci, CARD);
+			ret = -1;
+		}
 	}
-	return ret;
+	ASSERT_EQ(0, ret);
 }
 
 /*
@@ -213,47 +224,38 @@ out:
  * mappings are, so that a display server survives; the file's ioctls fail,
  * nothing oopses, and the module unloads once the file is closed.
  */
-PVMAP_TEST(drm_unplug)
+TEST_F(pvmap, drm_unplug)
 {
 	struct drm_mode_create_dumb c = { .width = 64, .height = 64, .bpp = 32 };
 	struct dumb b;
-	int fd, sig, ret = 0, i;
+	int fd, sig, i;
 
 	fd = open_card();
-	if (fd < 0)
-		return -1;
-	if (dumb_create(fd, 256, 256, &b)) {
-		close(fd);
-		return fail("CREATE_DUMB: %s", strerror(errno));
-	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dumb_create(fd, 256, 256, &b)) TH_LOG("CREATE_DUMB: %s", strerror(errno));
 	memset(b.map, 0x5a, b.size);
-	if (!guest_host_sync("drm-unplug")) {
-		dumb_destroy(fd, &b);
-		close(fd);
-		return fail("host did not unplug");
-	}
+	ASSERT_TRUE(guest_host_sync("drm-unplug")) TH_LOG("host did not unplug");
+	/* the card unplugged: a failure is recorded, and the module unloaded below all the same */
 	for (i = 0; i < 100 && access(CARD, F_OK) == 0; i++)
 		usleep(100 * 1000);
-	if (access(CARD, F_OK) == 0)
-		ret = fail("%s still there 10 s after the unplug", CARD);
+	EXPECT_NE(0, access(CARD, F_OK)) TH_LOG("%s still there 10 s after the unplug", CARD);
 	sig = guest_touch(b.map, false);
 	/* read before the write below: every page of the mapping is that one page */
-	if (!sig && (b.map[0] || b.map[b.size - 1]))
-		ret = fail("the mapping reads %#x and %#x, not a zeroed page (VRAM held 0x5a)",
-			   b.map[0], b.map[b.size - 1]);
+	if (!sig) {
+		EXPECT_FALSE(b.map[0] || b.map[b.size - 1])
+			TH_LOG("the mapping reads %#x and %#x, not a zeroed page (VRAM held 0x5a)",
+			       b.map[0], b.map[b.size - 1]);
+	}
 	if (!sig)
 		sig = guest_touch(b.map + b.size - 1, true);
 	printf("# after the unplug: touching the mapping raised %s, CREATE_DUMB gives %s\n",
 	       sig ? strsignal(sig) : "nothing",
 	       ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c) ? strerror(errno) : "a buffer");
-	if (sig)
-		ret = fail("the mapping raised signal %d after the unplug", sig);
+	EXPECT_EQ(0, sig) TH_LOG("the mapping raised signal %d after the unplug", sig);
 	munmap(b.map, b.size);
 	close(fd);
 	i = guest_unload_module("pvmap_drm");
-	if (i)
-		ret = fail("pvmap_drm does not unload: %s", strerror(-i));
-	return ret;
+	ASSERT_EQ(0, i) TH_LOG("pvmap_drm does not unload: %s", strerror(-i));
 }
 
 /* One UPLOAD on its own thread, whose source may stall. */
@@ -281,8 +283,12 @@ FIXTURE_SETUP(alone)
 	int ret = guest_load_drm("");
 
 	ASSERT_TRUE(!ret || ret == -EEXIST) TH_LOG("load %s: %s", GUEST_DRM_PATH, strerror(-ret));
+	test_setup();	/* after the load: its messages drained, its stats file found */
 }
-FIXTURE_TEARDOWN(alone) {}
+FIXTURE_TEARDOWN(alone)
+{
+	fflush(NULL);
+}
 
 /*
  * An UPLOAD whose source stalls (its fifth line on a page userfaultfd
@@ -292,7 +298,7 @@ FIXTURE_TEARDOWN(alone) {}
  * the page is served the UPLOAD ends with ENODEV. Run alone (-t NAME): the
  * card is gone after it.
  */
-PVMAP_TEST_ALONE(device_del_during_stalled_upload)
+TEST_F(alone, device_del_during_stalled_upload)
 {
 	struct upload_job job = { 0 };
 	struct guest_stall st;
@@ -300,57 +306,62 @@ PVMAP_TEST_ALONE(device_del_during_stalled_upload)
 	int fd, ret = 0, i;
 
 	fd = open_card();
-	if (fd < 0)
-		return -1;
-	if (dumb_create(fd, 256, 16, &b)) {	/* 1 KiB lines: four to a page */
-		close(fd);
-		return fail("CREATE_DUMB: %s", strerror(errno));
-	}
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dumb_create(fd, 256, 16, &b))	/* 1 KiB lines: four to a page */
+		TH_LOG("CREATE_DUMB: %s", strerror(errno));
 	munmap(b.map, b.size);
 	b.map = NULL;
 	ret = guest_stall_create(&st, 4 * PAGE, PAGE);
-	if (ret) {
-		close(fd);
-		return ret == 1 ? skip("no userfaultfd in this kernel") : -1;
-	}
+	if (ret == 1)
+		SKIP(return, "no userfaultfd in this kernel");
+	ASSERT_EQ(0, ret);
 	job.fd = fd;
 	job.up = (struct drm_pvmap_drm_upload){
 		.handle = b.handle, .width = 256, .height = 16, .stride = 1024,
 		.data = (uintptr_t)st.buf,
 	};
-	if (pthread_create(&job.thread, NULL, upload_run, &job)) {
-		ret = fail("pthread_create: %s", strerror(errno));
-		goto out;
-	}
+	ASSERT_EQ(0, pthread_create(&job.thread, NULL, upload_run, &job))
+		TH_LOG("pthread_create: %s", strerror(errno));
+	/*
+	 * From here on a failure is recorded in ret: the stalled page is served
+	 * and the UPLOAD waited for, as when none failed, before the test ends.
+	 */
 	if (guest_stall_wait(&st, 10000)) {
-		ret = fail("the UPLOAD never reached its stalled page");
+		TH_LOG("the UPLOAD never reached its stalled page");
+		ret = -1;
 		goto release;
 	}
 	if (!guest_host_sync("drm-unplug-stalled")) {
-		ret = fail("host did not unplug");
+		TH_LOG("host did not unplug");
+		ret = -1;
 		goto release;
 	}
 	for (i = 0; i < 100 && access(CARD, F_OK) == 0; i++)
 		usleep(100 * 1000);
-	if (access(CARD, F_OK) == 0)
-		ret = fail("%s still there 10 s after device_del, behind the stalled UPLOAD", CARD);
+	if (access(CARD, F_OK) == 0) {
+		TH_LOG("%s still there 10 s after device_del, behind the stalled UPLOAD", CARD);
+		ret = -1;
+	}
 release:
 	guest_stall_release(&st, 0x77);
 	for (i = 0; i < 1000 && !__atomic_load_n(&job.finished, __ATOMIC_ACQUIRE); i++)
 		usleep(10 * 1000);
 	if (!job.finished) {
-		ret = fail("the UPLOAD still runs 10 s after its page was served");
+		TH_LOG("the UPLOAD still runs 10 s after its page was served");
+		ret = -1;
 		goto out;	/* the thread goes on: no join */
 	}
 	pthread_join(job.thread, NULL);
 	printf("# once served: UPLOAD %s\n", job.ret ? strerror(job.err) : "succeeded");
-	if (!ret && (job.ret != -1 || job.err != ENODEV))
-		ret = fail("UPLOAD after the unplug: %s, want ENODEV",
-			   job.ret ? strerror(job.err) : "success");
+	if (!ret && (job.ret != -1 || job.err != ENODEV)) {
+		TH_LOG("UPLOAD after the unplug: %s, want ENODEV",
+		       job.ret ? strerror(job.err) : "success");
+		ret = -1;
+	}
 out:
 	guest_stall_destroy(&st);
 	close(fd);
-	return ret;
+	ASSERT_EQ(0, ret);
 }
 
 TEST_HARNESS_MAIN
