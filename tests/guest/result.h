@@ -15,8 +15,9 @@
  * Tests that leave the guest unusable for what follows are TEST_F(alone,
  * NAME): the default run leaves out the fixture "alone" (-F alone), and
  * run-guest --test NAME runs NAME alone (-t NAME); the program defines
- * FIXTURE(alone), whose setup calls test_setup() and makes what the test
- * needs. The harness prints "ok N pvmap.NAME [# SKIP|XFAIL why]".
+ * FIXTURE(alone), whose setup makes what the test needs and calls
+ * test_setup(), and whose teardown flushes stdio as pvmap's does. The
+ * harness prints "ok N pvmap.NAME [# SKIP|XFAIL why]".
  */
 #ifndef PVMAP_GUEST_RESULT_H
 #define PVMAP_GUEST_RESULT_H
@@ -25,8 +26,6 @@
 #include "harness.h"
 
 #include <stdio.h>
-#include <termios.h>
-#include <unistd.h>
 
 static void test_setup(void);
 
@@ -35,7 +34,11 @@ FIXTURE_SETUP(pvmap)
 {
 	test_setup();
 }
-FIXTURE_TEARDOWN(pvmap) {}
+/* The test's process ends in _exit(): a last line without its newline goes out first. */
+FIXTURE_TEARDOWN(pvmap)
+{
+	fflush(NULL);
+}
 
 /*
  * SKIP()'s twin for an expected failure the test finds at run time (the
@@ -49,43 +52,5 @@ FIXTURE_TEARDOWN(pvmap) {}
 	_metadata->trigger = 0; \
 	statement; \
 } while (0)
-
-/*
- * Until every body speaks the vocabulary above: PVMAP_TEST(NAME) is a
- * TEST_F(pvmap, NAME) whose int body returns fail(...), skip(...),
- * xfail(...) or 0.
- */
-static char test_reason[256];
-
-#define skip(...) ({ snprintf(test_reason, sizeof(test_reason), __VA_ARGS__); 1; })
-#define xfail(...) ({ snprintf(test_reason, sizeof(test_reason), __VA_ARGS__); 2; })
-
-static inline void test_end(struct __test_metadata *_metadata, int ret)
-{
-	fflush(NULL);
-	if (ret == 1)
-		SKIP(return, "%s", test_reason);
-	if (ret == 2)
-		XFAIL(return, "%s", test_reason);
-	if (ret)
-		_metadata->exit_code = KSFT_FAIL;
-}
-
-#define PVMAP_TEST(name) \
-	static int test_##name(void); \
-	TEST_F(pvmap, name) \
-	{ \
-		test_end(_metadata, test_##name()); \
-	} \
-	static int test_##name(void)
-
-#define PVMAP_TEST_ALONE(name) \
-	static int test_##name(void); \
-	TEST_F(alone, name) \
-	{ \
-		test_setup(); \
-		test_end(_metadata, test_##name()); \
-	} \
-	static int test_##name(void)
 
 #endif /* PVMAP_GUEST_RESULT_H */
