@@ -371,7 +371,14 @@ $(B)/unit/test_hv_daemon32: $(HV_TEST_DEPS)
 	@mkdir -p $(@D)
 	gcc -m32 -static $(HOST_CFLAGS) $(STUB_INC) $(UNIT_INC) -o $@ $(HV_TEST_SRC)
 
-UNIT_BINS := $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
+# tests/guest/result.h's words, as the guest suites build them, with ASan + UBSan
+$(B)/unit/result_vocab: tests/unit/result_vocab.c tests/guest/result.h tests/guest/harness.h \
+		$(GUEST_LIB) | deps
+	@mkdir -p $(@D)
+	gcc $(filter-out -static,$(GUEST_TEST_CFLAGS)) -g -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -isystem $(KSFT_DIR) -o $@ $<
+
+UNIT_BINS := $(B)/unit/result_vocab $(B)/unit/test_pattern $(B)/unit/test_pattern32 $(B)/unit/test_pattern_plain \
 	$(B)/unit/test_stub $(B)/unit/test_stub_plain $(B)/unit/test_xen_fidelity \
 	$(B)/unit/test_xen_fidelity_plain \
 	$(B)/unit/test_hv_daemon $(B)/unit/test_hv_daemon_plain $(B)/unit/test_hv_daemon32 \
