@@ -3,7 +3,7 @@
  * The guest tests' harness: the kernel's own kselftest harness
  * (tools/testing/selftests/kselftest_harness.h of Debian's
  * linux-source-6.12, on the include path as a system header because its
- * macros leave parameters unused under -Wextra). Each TEST() runs in a
+ * macros leave parameters unused under -Wextra). Each test runs in a
  * child of its own; its exit code is kselftest's (pass, fail, skip, xfail).
  *
  * Tests that leave the guest unusable for what follows (a stopped

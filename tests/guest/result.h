@@ -12,6 +12,14 @@
  * run time (XFAIL_ADD() is the harness's build-time list). A helper returns
  * 0 or -1 after fail()'s "# why" line and its caller asserts on that.
  *
+ * A failed ASSERT_*() ends the test's process without the fixture's
+ * teardown: the 6.12 harness's TEST_F wrapper keeps its fork()'s result in
+ * a variable that its longjmp() may restore (not volatile; at -O2 it is),
+ * and the child then abort()s on the parent's path. So a test restores
+ * what outlives its process (a driver unbound, a module unloaded, the host
+ * told to unplug a device) before it asserts, and the teardown below only
+ * serves a body that returned.
+ *
  * Tests that leave the guest unusable for what follows are TEST_F(alone,
  * NAME): the default run leaves out the fixture "alone" (-F alone), and
  * run-guest --test NAME runs NAME alone (-t NAME); the program defines

@@ -466,17 +466,20 @@ TEST_F(pvmap, xen_hazard_demo)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
 		bool landed = false;
+		int loaded, ran = -1;
 
 		guest_test_unload();
-		ASSERT_EQ(0, guest_test_load(modes[i]))
-			TH_LOG("cannot load pvmap_test with %s", modes[i]);
-		ASSERT_EQ(0, guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size,
-						   &landed))
-			TH_LOG("the scenario did not run (%s)", modes[i]);
+		loaded = guest_test_load(modes[i]);
+		if (!loaded)
+			ran = guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size,
+						    &landed);
+		/* hazard_demo=1 is nothing to leave behind, whatever the verdict */
+		guest_test_unload();
+		ASSERT_EQ(0, loaded) TH_LOG("cannot load pvmap_test with %s", modes[i]);
+		ASSERT_EQ(0, ran) TH_LOG("the scenario did not run (%s)", modes[i]);
 		ASSERT_EQ(i == 0, landed) TH_LOG("%s: the write through the old pointer %s",
 						 modes[i], landed ? "landed" : "faulted");
 	}
-	guest_test_unload();
 }
 
 TEST_HARNESS_MAIN
