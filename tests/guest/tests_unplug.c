@@ -166,12 +166,13 @@ TEST_F(pvmap, hot_unplug)
 	rm = guest_unload_module("pvmap");
 	ins = guest_load_module(GUEST_MODULE_PATH, modparams);
 	replugged = guest_host_sync("replug");
+	if (replugged)
+		wait_for_ivshmem();	/* device_add's hotplug is the guest's to finish */
 	ASSERT_EQ(0, ret);
 	ASSERT_EQ(-1, info) TH_LOG("INFO on the unplugged device succeeded");
 	ASSERT_EQ(0, rm) TH_LOG("rmmod after unplug: %s", strerror(-rm));
 	ASSERT_EQ(0, ins) TH_LOG("insmod: %s", strerror(-ins));
 	ASSERT_TRUE(replugged) TH_LOG("host did not replug");
-	wait_for_ivshmem();
 	fd = open_ivshmem(&d);
 	ASSERT_LE(0, fd) TH_LOG("the device did not come back");
 	ret = pwrite_pattern(fd, 4096, 8192, 77, true);
@@ -503,9 +504,10 @@ out:
 }
 
 /*
- * unload_reload's unloads, @fd open on a device: refused while @fd and then a
- * mapping of it live, then done. 0, or -1 after saying why; it asserts
- * nothing, so that the test can load pvmap again before its verdict.
+ * unload_reload's unloads, @fd open on a device (closed here): refused while
+ * @fd and then a mapping of it live, then done. 0, or -1 after saying why;
+ * it asserts nothing, so that the test can load pvmap again before its
+ * verdict.
  */
 static int unload_refused_then_done(int fd)
 {
@@ -514,8 +516,10 @@ static int unload_refused_then_done(int fd)
 	int ret;
 
 	ret = guest_unload_module("pvmap");
-	if (ret != -EWOULDBLOCK && ret != -EBUSY)
+	if (ret != -EWOULDBLOCK && ret != -EBUSY) {
+		close(fd);
 		return fail("rmmod with an open file: %s, want EBUSY", strerror(-ret));
+	}
 	/* a mapping outlives its file descriptor, and holds the module too */
 	map = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);

@@ -40,11 +40,10 @@ TEST_F(pvmap, assert_stops)
 	printf("# after ASSERT\n");
 }
 
-/* A line still in stdio's buffer when the test's process _exit()s. */
+/* A last line without its newline, still in stdio's buffer when the test's process _exit()s. */
 TEST_F(pvmap, buffered_line_flushed)
 {
-	setvbuf(stdout, NULL, _IOFBF, BUFSIZ);
-	printf("# buffered at the end\n");
+	printf("# buffered at the end");
 }
 
 TEST_HARNESS_MAIN
