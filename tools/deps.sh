@@ -16,6 +16,10 @@ packages=(
 	gcc-multilib qemu-user-static
 	# QEMU for the guests, python3 for the runner and QMP
 	qemu-system-x86 python3
+	# run-guest --vgpu: trixie's QEMU (tools/host/vgpu-qemu.sh) renders with
+	# bookworm's Mesa (software GL, egl-headless); its virglrenderer needs
+	# bookworm's libva and libvulkan
+	libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1 libva2 libva-drm2 libvulkan1
 	# static checks, the hypervisor stub and its fuzzer
 	sparse libxen-dev clang libclang-rt-14-dev valgrind
 	# make bench's plot
