@@ -37,6 +37,8 @@ SAN_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Werror -Iinclude \
 GUEST_LIB := tools/guest/lib/guest.c tools/guest/lib/guest.h
 # tests/guest/harness.h: the kernel's kselftest harness, from Debian's linux-source-6.12
 KSFT_DIR = $$(tools/host/guest-kernel.sh --source 6.12 | tail -n 1)/tools/testing/selftests
+# the kernel's DRM uapi (virtgpu_drm.h: bookworm's libdrm headers lack the blob ioctls)
+UAPI_DRM = $$(tools/host/guest-kernel.sh --source 6.12 | tail -n 1)/include/uapi/drm
 # the unit tests print KTAP through the same kernel's kselftest.h
 UNIT_INC = -Itests/unit -isystem $(KSFT_DIR)
 # the kernel's DRM uapi headers as libdrm-dev installs them (pkg-config --cflags libdrm)
@@ -129,7 +131,7 @@ GUEST_FEATURES := $(call features_of,tests/guest/feature_list.h)
 GUEST_TESTS := $(wildcard tests/guest/*.[ch]) guest/pvmap_test/pvmap_api_cases.h
 $(B)/%/pvmap-tests: $(GUEST_TESTS) $(GUEST_LIB) $(UAPI) | deps
 	$(call build_features,$*,$(@D)/pvmap-tests.d,tests/guest,$(GUEST_FEATURES),\
-		$(if $(filter x86_64,$*),$(STUB_INC)))
+		-isystem $(UAPI_DRM) $(if $(filter x86_64,$*),$(STUB_INC)))
 	$(GUEST_CC_$*) $(GUEST_TEST_CFLAGS) -o $@ tests/guest/pvmap-tests.c \
 		$(GUEST_FEATURES:%=$(@D)/pvmap-tests.d/%.o) tests/guest/suite.c tools/guest/lib/guest.c \
 		$(if $(filter x86_64,$*),$(STUB_INC) $(STUB_SRC))
@@ -188,6 +190,12 @@ $(B)/%/initramfs.cpio: tools/host/initramfs.list $$(call USER_PROGS,$$(call arch
 			echo "dir /lib/modules/drm 0755 0 0" && \
 			for m in $$kdir/pvmap-drm-modules/*.ko; do \
 				echo "file /lib/modules/drm/$${m##*/} $$m 0644 0 0"; \
+			done; \
+		fi; \
+		if [ -d $$kdir/pvmap-vgpu-modules ]; then \
+			echo "dir /lib/modules/vgpu 0755 0 0" && \
+			for m in $$kdir/pvmap-vgpu-modules/*.ko; do \
+				echo "file /lib/modules/vgpu/$${m##*/} $$m 0644 0 0"; \
 			done; \
 		fi; \
 	fi >>$(B)/$*/initramfs.list

@@ -38,7 +38,8 @@
 #                                    hard links but for the files it patches
 #   kernel/<name>-<key>/             O= build tree: bzImage, Module.symvers
 #   debian/<name>-<package version>/ the unpacked Debian packages, less the
-#                                    image's modules but DRM's (pvmap-drm/)
+#                                    image's modules but DRM's (pvmap-drm/) and
+#                                    virtio-gpu's (pvmap-vgpu/)
 #   xen/<package version>/           xen-hypervisor-4.17-amd64 unpacked (root/)
 #                                    and its gunzipped xen-4.17-amd64 ELF
 # <key> hashes the fragments, the source version and RECIPE, so editing a
@@ -47,7 +48,7 @@ set -euo pipefail
 
 # Bump when the build steps below change what a cached kernel contains.
 RECIPE=2
-DEBIAN_RECIPE=2
+DEBIAN_RECIPE=4
 # tools/host/kernels.list names them (the Makefile and guests.py read it too)
 kernels_made() {
 	awk -F' *[|] *' -v how="$1" '!/^#/ && NF > 1 && $3 == how { printf "%s ", $1 }' \
@@ -123,6 +124,17 @@ debian_kernel() {
 		mkdir -p "$out/root/pvmap-drm"
 		cp "$mods/drm.ko" "$out/root/pvmap-drm/1-drm.ko"
 		cp "$mods/drm_kms_helper.ko" "$out/root/pvmap-drm/2-drm_kms_helper.ko"
+		# and virtio-gpu's, in load order after DRM's (run-guest --vgpu;
+		# amd64's virtio needs virtio_ring, 686's does not)
+		local kmod=$out/root/lib/modules/$kver/kernel i=0 m
+		mkdir -p "$out/root/pvmap-vgpu"
+		for m in drivers/virtio/virtio_ring drivers/virtio/virtio \
+			drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev \
+			drivers/virtio/virtio_pci drivers/virtio/virtio_dma_buf \
+			drivers/gpu/drm/drm_shmem_helper drivers/gpu/drm/virtio/virtio-gpu; do
+			i=$((i + 1))
+			cp "$kmod/$m.ko" "$out/root/pvmap-vgpu/$i-${m##*/}.ko"
+		done
 		rm -rf "$out/deb" "$out/root/lib/modules/$kver/kernel"
 		# The headers include the common tree by absolute path: point it
 		# at the unpacked copy.
@@ -130,6 +142,7 @@ debian_kernel() {
 			"$out/root/usr/src/linux-headers-$kver/Makefile"
 		ln -sfn "$out/root/boot/vmlinuz-$kver" "$out/root/usr/src/linux-headers-$kver/pvmap-image"
 		ln -sfn "$out/root/pvmap-drm" "$out/root/usr/src/linux-headers-$kver/pvmap-drm-modules"
+		ln -sfn "$out/root/pvmap-vgpu" "$out/root/usr/src/linux-headers-$kver/pvmap-vgpu-modules"
 		touch "$out/.pvmap-built-$DEBIAN_RECIPE"
 	fi
 	echo "$out/root/usr/src/linux-headers-$kver"

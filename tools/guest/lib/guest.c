@@ -171,7 +171,7 @@ int guest_load_module(const char *path, const char *params)
 	return ret;
 }
 
-int guest_load_drm(const char *params)
+int guest_load_drm_modules(void)
 {
 	struct dirent **names;
 	int n, ret = 0;
@@ -191,6 +191,13 @@ int guest_load_drm(const char *params)
 	}
 	if (n > 0)
 		free(names);
+	return ret;
+}
+
+int guest_load_drm(const char *params)
+{
+	int ret = guest_load_drm_modules();
+
 	return ret ? ret : guest_load_module(GUEST_DRM_PATH, params);
 }
 
