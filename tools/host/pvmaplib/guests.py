@@ -174,6 +174,17 @@ def xen_hypervisor():
     return out.strip().splitlines()[-1]
 
 
+def vgpu_qemu():
+    """(path, None) of trixie's QEMU with virtio-gpu blobs (tools/host/vgpu-qemu.sh),
+    fetched if needed, or (None, why) when it cannot be had here."""
+    res = subprocess.run([os.path.join(TOP, "tools", "host", "vgpu-qemu.sh")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if res.returncode:
+        why = [ln for ln in res.stderr.splitlines() if ln.startswith("vgpu-qemu.sh:")]
+        return None, (why[-1] if why else res.stderr.strip()[-200:] or "vgpu-qemu.sh failed")
+    return res.stdout.strip().splitlines()[-1], None
+
+
 def source_dir(version):
     """Debian's linux-source-VERSION, unpacked in the cache if it is not yet."""
     out = subprocess.run([os.path.join(TOP, "tools", "host", "guest-kernel.sh"), "--source", version],
