@@ -17,5 +17,6 @@ FEATURE(tests_hostile)		/* permissions, parameters, ioctl fuzz */
 FEATURE(tests_soak)		/* interrupt-context maps, soak */
 FEATURE(tests_xen)		/* under real Xen: hypercalls counted, the hazard */
 FEATURE(tests_xen_fidelity)	/* libpvstub judged by real Xen (a Xen PV domain) */
+FEATURE(tests_vgpu)		/* virtio-gpu's host-visible window: blobs (run-guest --vgpu) */
 FEATURE(tests_unplug)		/* devices going away: unplug, unbind, unload */
 FEATURE(tests_pv)		/* the hypervisor channel; kills its daemon last */

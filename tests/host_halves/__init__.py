@@ -4,4 +4,4 @@
 that routes a run's lines to them and gives each test's verdict). One module
 per family, named in the test catalog's "host half" column."""
 
-from . import audit, drm, patterns, pv  # noqa: F401: they register
+from . import audit, drm, patterns, pv, vgpu  # noqa: F401: they register
