@@ -13,16 +13,19 @@
 # unpacked into a root that trixie's own loader runs. Nothing is installed.
 #
 # Cache: ${PVMAP_CACHE:-$HOME/.cache/pvmap}/vgpu/apt/ (the private apt, its
-# lists refreshed once a day) and vgpu/<key>/, key = a hash of every
-# package's version, so a trixie update fetches a new root beside the old.
+# lists refreshed once a day) and vgpu/<key>/, key = a hash of RECIPE and
+# every package's version, so a trixie update fetches a new root beside the
+# old (make clean-cache removes them).
 # Exit 1 with the reason when it cannot fetch, or when the QEMU it fetched
 # cannot start virtio-gpu-gl with a host-visible window and blobs.
 set -euo pipefail
 
+# Bump when the steps below change what a fetched root holds.
+RECIPE=1
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${PVMAP_CACHE:-$HOME/.cache/pvmap}/vgpu
 apt=$cache/apt
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts" "$apt/prefs"
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts" "$apt/prefs" "$apt/conf.d"
 
 die() { echo "vgpu-qemu.sh: $*" >&2; exit 1; }
 
@@ -36,7 +39,13 @@ deb [signed-by=$keyring] http://deb.debian.org/debian trixie main
 deb [signed-by=$keyring] http://deb.debian.org/debian-security trixie-security main
 EOF
 : >>"$apt/status"
+# Every Dir::Etc path private too: the host's apt.conf.d (its update hooks,
+# its Check-Valid-Until) is not read. Root downloads without apt's _apt
+# sandbox user, who cannot enter a private cache under /root.
 cat >"$apt/apt.conf" <<EOF
+Dir::Etc::Main "$apt/apt.conf";
+Dir::Etc::Parts "$apt/conf.d";
+APT::Sandbox::User "root";
 Dir::State::Lists "$apt/lists";
 Dir::State::status "$apt/status";
 Dir::Cache "$apt/cache";
@@ -49,18 +58,22 @@ APT::Architectures { "amd64"; };
 EOF
 export APT_CONFIG=$apt/apt.conf
 
-if [ -z "$(find "$apt/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
+if [ -z "$(find "$apt/updated" -mtime -1 2>/dev/null)" ]; then
 	apt-get update >"$apt/update.log" 2>&1 ||
 		{ tail -n 5 "$apt/update.log" >&2; die "apt-get update of trixie's lists failed"; }
+	touch "$apt/updated"
 fi
 
 mapfile -t packages < <(sed 's/#.*//' "$here/vgpu-qemu.list" | tr -s ' \t' '\n' | sed '/^$/d')
 versions=$(apt-cache policy "${packages[@]}" | awk '
 	/^[^ ]/ { sub(":$", ""); pkg = $0 }
 	/^  Candidate:/ { print pkg "=" $2 }')
-missing=$(grep '=(none)$' <<<"$versions" || true)
-[ -z "$missing" ] || die "trixie has no $(tr '\n' ' ' <<<"${missing//=(none)/}")(vgpu-qemu.list is out of date)"
-key=$(sha256sum <<<"$versions" | cut -c1-12)
+# apt-cache policy prints nothing for a name trixie does not know at all
+missing=$(for p in "${packages[@]}"; do
+	grep -q "^$p=[^(]" <<<"$versions" || echo "$p"
+done)
+[ -z "$missing" ] || die "trixie has no $(echo $missing | cut -c1-200) (vgpu-qemu.list is out of date)"
+key=$( (echo "recipe $RECIPE"; echo "$versions") | sha256sum | cut -c1-12)
 out=$cache/$key
 root=$out/root
 lib=$root/usr/lib/x86_64-linux-gnu
@@ -91,13 +104,13 @@ EOF
 	touch "$out/.pvmap-fetched"
 fi
 
-# The device the guests need, started and stopped: a missing library (trixie
+# The device the guests need, realized and stopped: a missing library (trixie
 # moved on), bookworm's libraries (tools/deps.sh) or GL is named here, not
-# in a guest that never boots.
+# in a guest that never boots. Whether blobs map is the guest test's to see.
 check=$(printf '%s\n' '{"execute":"qmp_capabilities"}' '{"execute":"quit"}' |
-	timeout 60 "$qemu" -machine q35 -accel tcg -m 128 -nodefaults -S \
+	timeout 60 "$qemu" -machine pc -accel tcg -m 128 -nodefaults -S \
 		-display egl-headless,rendernode=/dev/null \
-		-device virtio-gpu-gl-pci,hostmem=64M,blob=true -qmp stdio 2>&1) ||
+		-device virtio-gpu-gl-pci,hostmem=256M,blob=true -qmp stdio 2>&1) ||
 	{ echo "$check" | tail -n 3 >&2; die "trixie's QEMU cannot start virtio-gpu-gl with blobs"; }
 grep -q '"SHUTDOWN"' <<<"$check" ||
 	{ echo "$check" | tail -n 3 >&2; die "trixie's QEMU did not start"; }
