@@ -395,13 +395,34 @@ TEST_F(pvmap, rw_partial_fault_alignments)
 }
 
 /*
+ * A fresh anonymous buffer of @len bytes, never touched, copied from
+ * (@write) or into aperture offset @off; the test stops unless all of it went.
+ */
+static uint8_t *untouched_copy(struct __test_metadata *_metadata, int fd, bool write,
+			       uint64_t off, uint64_t len)
+{
+	const char *what = write ? "PWRITE from" : "PREAD into";
+	uint64_t done = 0;
+	uint8_t *buf;
+
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf) TH_LOG("%s an untouched buffer: mmap: %s", what, strerror(errno));
+	ASSERT_EQ(0, guest_rw(fd, write, off, buf, len, &done))
+		TH_LOG("%s an untouched buffer: %llu of %llu done", what,
+		       (unsigned long long)done, (unsigned long long)len);
+	ASSERT_EQ(len, done) TH_LOG("%s an untouched buffer: %llu of %llu done", what,
+				    (unsigned long long)done, (unsigned long long)len);
+	return buf;
+}
+
+/*
  * Buffers never touched before: the copy with page faults disabled cannot
  * fault their pages in, so all of it must come through the sleepable path.
  */
 TEST_F(pvmap, rw_untouched_buffer)
 {
 	struct pvmap_stats before, after;
-	uint64_t off, len = 64 * 1024, done = 0;
+	uint64_t off, len = 64 * 1024;
 	uint8_t *buf;
 	struct device *d;
 	int fd;
@@ -410,23 +431,8 @@ TEST_F(pvmap, rw_untouched_buffer)
 	ASSERT_GE(fd, 0);
 	off = (random_u64() % (d->info.aperture_size / PAGE - 16)) * PAGE;
 	read_stats(fd, &before);
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, buf) TH_LOG("PWRITE from an untouched buffer: %llu of %llu done",
-					  (unsigned long long)done, (unsigned long long)len);
-	ASSERT_EQ(0, guest_rw(fd, true, off, buf, len, &done))
-		TH_LOG("PWRITE from an untouched buffer: %llu of %llu done",
-		       (unsigned long long)done, (unsigned long long)len);
-	ASSERT_EQ(len, done) TH_LOG("PWRITE from an untouched buffer: %llu of %llu done",
-				    (unsigned long long)done, (unsigned long long)len);
-	munmap(buf, len);
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, buf) TH_LOG("PREAD into an untouched buffer: %llu of %llu done",
-					  (unsigned long long)done, (unsigned long long)len);
-	ASSERT_EQ(0, guest_rw(fd, false, off, buf, len, &done))
-		TH_LOG("PREAD into an untouched buffer: %llu of %llu done",
-		       (unsigned long long)done, (unsigned long long)len);
-	ASSERT_EQ(len, done) TH_LOG("PREAD into an untouched buffer: %llu of %llu done",
-				    (unsigned long long)done, (unsigned long long)len);
+	munmap(untouched_copy(_metadata, fd, true, off, len), len);
+	buf = untouched_copy(_metadata, fd, false, off, len);
 	for (uint64_t i = 0; i < len; i++) {
 		ASSERT_EQ(0, buf[i]) TH_LOG("byte %llu read back as %#x, want 0",
 					    (unsigned long long)i, buf[i]);

@@ -56,25 +56,13 @@ static bool vgpu_present(void)
  */
 static int vgpu_open(void)
 {
-	struct dirent **names;
-	int n, fd = -1;
+	int err, fd = -1;
 
 	if (guest_load_drm_modules())
 		return fail("cannot load DRM's modules");
-	n = scandir(VGPU_MODULES, &names, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		char path[300];
-		int err = 0;
-
-		snprintf(path, sizeof(path), VGPU_MODULES "/%s", names[i]->d_name);
-		if (names[i]->d_name[0] != '.')
-			err = guest_load_module(path, "");
-		if (err && err != -EEXIST)
-			printf("# load %s: %s\n", path, strerror(-err));
-		free(names[i]);
-	}
-	if (n > 0)
-		free(names);
+	err = guest_load_module_dir(VGPU_MODULES);
+	if (err)	/* the render node's absence below is the verdict */
+		printf("# load %s: %s\n", VGPU_MODULES, strerror(-err));
 	for (int i = 0; i < 100 && fd < 0; i++) {
 		fd = open(VGPU_RENDER, O_RDWR | O_CLOEXEC);
 		if (fd < 0)

@@ -171,17 +171,17 @@ int guest_load_module(const char *path, const char *params)
 	return ret;
 }
 
-int guest_load_drm_modules(void)
+int guest_load_module_dir(const char *dir)
 {
 	struct dirent **names;
 	int n, ret = 0;
 
-	n = scandir("/lib/modules/drm", &names, NULL, alphasort);
+	n = scandir(dir, &names, NULL, alphasort);
 	for (int i = 0; i < n; i++) {
 		char path[300];
 		int err;
 
-		snprintf(path, sizeof(path), "/lib/modules/drm/%s", names[i]->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
 		if (names[i]->d_name[0] != '.') {
 			err = guest_load_module(path, "");
 			if (err && err != -EEXIST && !ret)
@@ -192,6 +192,11 @@ int guest_load_drm_modules(void)
 	if (n > 0)
 		free(names);
 	return ret;
+}
+
+int guest_load_drm_modules(void)
+{
+	return guest_load_module_dir("/lib/modules/drm");
 }
 
 int guest_load_drm(const char *params)

@@ -63,9 +63,11 @@ long guest_read_file(const char *path, char *buf, size_t len);
 int guest_write_file(const char *path, const char *text);
 
 /*
- * The DRM modules a Debian kernel has as modules (/lib/modules/drm/N-NAME.ko,
- * in N's order; none elsewhere); 0 or the first -errno but EEXIST.
+ * Every module in @dir (N-NAME.ko, in N's order: the initramfs numbers them
+ * in load order); 0 or the first -errno but EEXIST, the rest still tried.
  */
+int guest_load_module_dir(const char *dir);
+/* The DRM modules a Debian kernel has as modules (/lib/modules/drm; none elsewhere). */
 int guest_load_drm_modules(void);
 /* pvmap_drm.ko with @params, after guest_load_drm_modules(); 0 or -errno. */
 int guest_load_drm(const char *params);
