@@ -100,6 +100,7 @@ int pvmap_test_pool_hold(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pool_release(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_probe(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_mainline(struct pvmap_test_ctx *ctx, void *arg);
+int pvmap_test_pattern(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_irq_load(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_hazard_map(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_hazard_write(struct pvmap_test_ctx *ctx, void *arg);
@@ -108,6 +109,12 @@ int pvmap_test_pv_ping(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pv_hold(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pv_release(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_xen_vector(struct pvmap_test_ctx *ctx, void *arg);
+int pvmap_test_vgpu_window_request(struct pvmap_test_ctx *ctx, void *arg);
+int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg);
+int pvmap_test_blob_step(struct pvmap_test_ctx *ctx, void *arg);
+
+struct pci_dev;
+bool pvmap_test_vgpu_window(struct pci_dev *pdev, u64 *base, u64 *size);
 
 /* The memory type that @vaddr's kernel PTE selects (*@large: a large page's). */
 enum pvmap_memtype pvmap_test_memtype_of(void __iomem *vaddr, bool *large);

@@ -6,12 +6,13 @@
  * API's own cases (pvmap_api_cases.c) on kernels without KUnit, and the
  * fixtures a test coordinates with the host: maps held across requests,
  * memory types, probes from each CPU, interrupt load, the hazard
- * demonstration, the hypervisor channel's refusals and, in a Xen PV domain,
- * the fidelity test's vectors as real hypercalls.
+ * demonstration, virtio-gpu's blobs, the hypervisor channel's refusals
+ * and, in a Xen PV domain, the fidelity test's vectors as real hypercalls.
  *
  * The requests write to the aperture they name, so they must not be made
  * on an aperture whose contents matter; the driver maps only a memory BAR
- * of a device bound to pvmap or to no driver (pvmap_test_ctx_init()).
+ * of a device bound to pvmap or to no driver, or virtio-gpu's host-visible
+ * window (pvmap_test_ctx_init()).
  */
 
 #include <linux/debugfs.h>
@@ -75,15 +76,23 @@ int pvmap_test_report(struct pvmap_test_ctx *ctx, enum pvmap_test_status status,
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_test_report, PVMAP_TEST);
 
+static bool range_within(u64 base, u64 size, u64 start, u64 len)
+{
+	return len && base >= start && size <= len && base - start <= len - size;
+}
+
 /*
  * Whether [@base, +@size) lies in a memory BAR of a device pvmap has bound,
- * or of one no driver has (memtype_conflict unbinds the aperture first).
- * A request maps what it is given write-combining and writes there: root's
- * debugfs is no reason to reach RAM or another driver's device.
+ * or of one no driver has (memtype_conflict unbinds the aperture first), or
+ * in virtio-gpu's host-visible window, which holds only the blobs the host
+ * maps there (its driver never maps the window in the kernel). A request
+ * maps what it is given write-combining and writes there: root's debugfs
+ * is no reason to reach RAM or another driver's registers.
  */
 static bool pvmap_test_range_is_aperture(u64 base, u64 size)
 {
 	struct pci_dev *pdev = NULL;
+	u64 start, len;
 	int bar;
 
 	if (!size || base + size < base)
@@ -92,14 +101,17 @@ static bool pvmap_test_range_is_aperture(u64 base, u64 size)
 		/* read without the device lock: good enough for a test module */
 		const struct device_driver *drv = READ_ONCE(pdev->dev.driver);
 
+		if (pvmap_test_vgpu_window(pdev, &start, &len) &&
+		    range_within(base, size, start, len)) {
+			pci_dev_put(pdev);
+			return true;
+		}
 		if (drv && strcmp(drv->name, "pvmap"))
 			continue;
 		for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
-			u64 start = pci_resource_start(pdev, bar);
-			u64 len = pci_resource_len(pdev, bar);
-
-			if ((pci_resource_flags(pdev, bar) & IORESOURCE_MEM) && len &&
-			    base >= start && size <= len && base - start <= len - size) {
+			if ((pci_resource_flags(pdev, bar) & IORESOURCE_MEM) &&
+			    range_within(base, size, pci_resource_start(pdev, bar),
+					 pci_resource_len(pdev, bar))) {
 				pci_dev_put(pdev);
 				return true;
 			}
@@ -146,11 +158,9 @@ void pvmap_test_ctx_fini(struct pvmap_test_ctx *ctx)
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_test_ctx_fini, PVMAP_TEST);
 
-#define STALE_MSG	"STALE WRITE through a pointer the guest had unmapped!!!!!"
-
 /*
- * STALE_MSG's whole words at @dst, stopping at a fault: true when they all
- * landed. copy_to_kernel_nofault() is not exported in 6.1.
+ * PVMAP_TEST_STALE_MSG's whole words at @dst, stopping at a fault: true
+ * when they all landed. copy_to_kernel_nofault() is not exported in 6.1.
  */
 bool pvmap_test_store_stale(void __iomem *dst)
 {
@@ -158,10 +168,10 @@ bool pvmap_test_store_stale(void __iomem *dst)
 	unsigned int i;
 
 	pagefault_disable();
-	for (i = 0; i < (sizeof(STALE_MSG) - 1) / sizeof(u64); i++) {
+	for (i = 0; i < PVMAP_TEST_STALE_LEN / sizeof(u64); i++) {
 		u64 word;
 
-		memcpy(&word, STALE_MSG + i * sizeof(u64), sizeof(word));
+		memcpy(&word, PVMAP_TEST_STALE_MSG + i * sizeof(u64), sizeof(word));
 		__put_kernel_nofault(p + i, &word, u64, faulted);
 	}
 	pagefault_enable();
@@ -255,6 +265,10 @@ static const struct pvmap_test_ioctl {
 	{ PVMAP_TEST_PV_HOLD, pvmap_test_pv_hold, HELD_STATE },
 	{ PVMAP_TEST_PV_RELEASE, pvmap_test_pv_release, NO_MAPPING | HELD_STATE },
 	{ PVMAP_TEST_XEN_VECTOR, pvmap_test_xen_vector, NO_MAPPING },
+	{ PVMAP_TEST_PATTERN, pvmap_test_pattern },
+	{ PVMAP_TEST_VGPU_WINDOW, pvmap_test_vgpu_window_request, NO_MAPPING | ANY_RANGE },
+	{ PVMAP_TEST_BLOB_HAZARD, pvmap_test_blob_hazard, NO_MAPPING },
+	{ PVMAP_TEST_BLOB_STEP, pvmap_test_blob_step, NO_MAPPING | ANY_RANGE },
 };
 
 /* Run @op on the request at @uarg: its struct in, its results out. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pvmap_test's fixtures that read and write the host's patterns: through
- * mainline's io_mapping, and from interrupt context on every CPU.
+ * mainline's io_mapping, through each of pvmap's maps, and from interrupt
+ * context on every CPU.
  */
 
 #include <linux/atomic.h>
@@ -23,6 +24,29 @@
 #include "pvmap_test.h"
 
 /*
+ * The pattern of @seed at aperture offset @pos, @n bytes (at most a page),
+ * written to @p (@fill) or read from it through ctx->buf and checked: the
+ * offset of the first wrong byte, or @n.
+ */
+static size_t pattern_copy(struct pvmap_test_ctx *ctx, void __iomem *p, u64 pos, size_t n,
+			   u64 seed, bool fill)
+{
+	if (fill) {
+		pvmap_pattern_fill(ctx->buf, n, seed, pos);
+		memcpy_toio(p, ctx->buf, n);
+		return n;
+	}
+	memcpy_fromio(ctx->buf, p, n);
+	return pvmap_pattern_check(ctx->buf, n, seed, pos);
+}
+
+static bool pattern_request_ok(struct pvmap_test_ctx *ctx, const struct pvmap_test_pattern *req)
+{
+	return req->len && req->offset < ctx->size && req->len <= ctx->size - req->offset &&
+	       req->len <= SZ_1M;
+}
+
+/*
  * The host's pattern and the guest's, through mainline's io_mapping
  * (<linux/io-mapping.h>): a path independent of pvmap's engine (and of
  * sysfs resource mmaps, which IO_STRICT_DEVMEM refuses while pvmap holds
@@ -35,12 +59,11 @@
 int pvmap_test_mainline(struct pvmap_test_ctx *ctx, void *arg)
 {
 	struct pvmap_test_pattern *req = arg;
-	u64 offset = req->offset, len = req->len, seed = req->seed;
-	u64 start = offset & PAGE_MASK, done, bad = len;
+	u64 offset = req->offset, len = req->len;
+	u64 start = round_down(offset, PAGE_SIZE), done, bad = len;
 	struct io_mapping mainline;
-	bool fill = req->fill;
 
-	if (!len || offset >= ctx->size || len > ctx->size - offset || len > SZ_1M)
+	if (!pattern_request_ok(ctx, req))
 		return -EINVAL;
 	/* Just the pages concerned: io_mapping's size is an unsigned long. */
 	if (!io_mapping_init_wc(&mainline, ctx->base + start, PAGE_ALIGN(offset + len) - start))
@@ -49,17 +72,11 @@ int pvmap_test_mainline(struct pvmap_test_ctx *ctx, void *arg)
 		u64 pos = offset + done;
 		size_t n = min_t(u64, len - done, PAGE_SIZE - offset_in_page(pos));
 		void __iomem *page = io_mapping_map_local_wc(&mainline,
-							     (pos & PAGE_MASK) - start);
-		u64 at = n;
+							     round_down(pos, PAGE_SIZE) - start);
+		size_t at;
 
 		__flush_tlb_one_user((unsigned long)page);
-		if (fill) {
-			pvmap_pattern_fill(ctx->buf, n, seed, pos);
-			memcpy_toio(page + offset_in_page(pos), ctx->buf, n);
-		} else {
-			memcpy_fromio(ctx->buf, page + offset_in_page(pos), n);
-			at = pvmap_pattern_check(ctx->buf, n, seed, pos);
-		}
+		at = pattern_copy(ctx, page + offset_in_page(pos), pos, n, req->seed, req->fill);
 		io_mapping_unmap_local(page);
 		if (at != n) {
 			bad = done + at;
@@ -68,6 +85,69 @@ int pvmap_test_mainline(struct pvmap_test_ctx *ctx, void *arg)
 		done += n;
 	}
 	io_mapping_fini(&mainline);
+	req->bad = offset + bad;
+	if (bad != len)
+		return test_fail(ctx, "pattern differs at aperture offset %#llx", offset + bad);
+	return 0;
+}
+
+/* Pages per map of PVMAP_PATTERN_RANGE: a quarter of a CPU's slots. */
+#define PATTERN_RANGE_PAGES	(PVMAP_SLOTS_PER_CPU / 4)
+
+/*
+ * The same pattern through pvmap's maps of ctx->m: atomic maps of a page,
+ * atomic ranges of PATTERN_RANGE_PAGES pages, or one sleepable window over
+ * the whole range.
+ */
+int pvmap_test_pattern(struct pvmap_test_ctx *ctx, void *arg)
+{
+	struct pvmap_test_pattern *req = arg;
+	u64 offset = req->offset, len = req->len, done, bad = len;
+	void __iomem *window = NULL;
+
+	if (!pattern_request_ok(ctx, req) || req->engine >= PVMAP_PATTERN_ENGINES)
+		return -EINVAL;
+	if (req->engine == PVMAP_PATTERN_SLEEPABLE) {
+		window = pvmap_io_mapping_map_wc(ctx->m, offset, len);
+		if (!window)
+			return test_fail(ctx, "map_wc of %#llx bytes at %#llx", len, offset);
+	}
+	for (done = 0; done < len && bad == len; ) {
+		u64 pos = offset + done;
+		unsigned int npages = req->engine == PVMAP_PATTERN_RANGE ?
+			min_t(u64, PATTERN_RANGE_PAGES,
+			      DIV_ROUND_UP(offset_in_page(pos) + len - done, PAGE_SIZE)) : 1;
+		u64 span = min_t(u64, len - done, ((u64)npages << PAGE_SHIFT) - offset_in_page(pos));
+		void __iomem *p;
+		u64 at;
+
+		if (window)
+			p = window + done;
+		else if (req->engine == PVMAP_PATTERN_RANGE)
+			p = pvmap_io_mapping_map_atomic_range_wc(ctx->m, pos, npages);
+		else
+			p = pvmap_io_mapping_map_atomic_wc(ctx->m, pos);
+		if (!p)
+			return test_fail(ctx, "map of %u page(s) at %#llx returned NULL", npages, pos);
+		/* ctx->buf holds a page: copy the span a page at a time */
+		for (at = 0; at < span; ) {
+			size_t n = min_t(u64, span - at, PAGE_SIZE - offset_in_page(pos + at));
+			size_t ok = pattern_copy(ctx, p + at, pos + at, n, req->seed, req->fill);
+
+			if (ok != n) {
+				bad = done + at + ok;
+				break;
+			}
+			at += n;
+		}
+		if (req->engine == PVMAP_PATTERN_RANGE)
+			pvmap_io_mapping_unmap_atomic_range(p, npages);
+		else if (!window)
+			pvmap_io_mapping_unmap_atomic(p);
+		done += span;
+	}
+	if (window)
+		pvmap_io_mapping_unmap(window);
 	req->bad = offset + bad;
 	if (bad != len)
 		return test_fail(ctx, "pattern differs at aperture offset %#llx", offset + bad);

@@ -62,4 +62,25 @@ copy_from_user_inatomic_nontemporal(void *to, const void __user *from, unsigned 
 }
 #endif
 
+/*
+ * The frame behind @address in @vma, a VM_IO | VM_PFNMAP mapping, with the
+ * mmap lock held: follow_pfn() in 6.1, follow_pfnmap_start() in 6.12.
+ */
+static inline int pvmap_follow_pfn(struct vm_area_struct *vma, unsigned long address,
+				   unsigned long *pfn)
+{
+#if PVMAP_KERNEL_6_12
+	struct follow_pfnmap_args args = { .vma = vma, .address = address };
+	int ret = follow_pfnmap_start(&args);
+
+	if (ret)
+		return ret;
+	*pfn = args.pfn;
+	follow_pfnmap_end(&args);
+	return 0;
+#else
+	return follow_pfn(vma, address, pfn);
+#endif
+}
+
 #endif /* PVMAP_COMPAT_H */

@@ -130,6 +130,13 @@ struct pvmap_test_facilities {
 	__u32 paging;			/* out: page-table levels */
 };
 
+/*
+ * What a write through an unmapped pointer stores (pvmap_test_store_stale()):
+ * the message's first PVMAP_TEST_STALE_LEN bytes, whole 64-bit words.
+ */
+#define PVMAP_TEST_STALE_MSG	"STALE WRITE through a pointer the guest had unmapped!!!!!"
+#define PVMAP_TEST_STALE_LEN	56
+
 /* HAZARD_MAP (va, offset, demo out) / HAZARD_WRITE (landed out). */
 struct pvmap_test_hazard {
 	struct pvmap_test_head h;
@@ -139,13 +146,62 @@ struct pvmap_test_hazard {
 	__u32 landed;			/* the write through the old pointer landed */
 };
 
-/* MAINLINE: the pattern through mainline's io_mapping, checked or filled. */
+/*
+ * MAINLINE: the pattern through mainline's io_mapping, checked or filled;
+ * PATTERN: the same through one of pvmap's maps (@engine).
+ */
 struct pvmap_test_pattern {
 	struct pvmap_test_head h;
 	__u64 offset, len, seed;	/* in: len <= 1 MiB */
 	__u32 fill;			/* in: write it, else check it */
-	__u32 pad;
+	__u32 engine;			/* in (PATTERN): enum pvmap_test_pattern_engine */
 	__u64 bad;			/* out: aperture offset of the first wrong byte */
+};
+
+enum pvmap_test_pattern_engine {
+	PVMAP_PATTERN_ATOMIC,		/* pvmap_io_mapping_map_atomic_wc(), a page at a time */
+	PVMAP_PATTERN_RANGE,		/* map_atomic_range_wc(), up to 16 pages at a time */
+	PVMAP_PATTERN_SLEEPABLE,	/* map_wc(), the whole range in one window */
+	PVMAP_PATTERN_ENGINES,
+};
+
+/*
+ * VGPU_WINDOW: virtio-gpu's host-visible window (shared memory region
+ * VIRTIO_GPU_SHM_ID_HOST_VISIBLE) of the first virtio-gpu device and, with
+ * @user_va, the physical address of the page there that this process maps
+ * at @user_va (/proc/self/pagemap skips such VM_PFNMAP maps).
+ */
+struct pvmap_test_vgpu_window {
+	struct pvmap_test_head h;
+	__u64 base, size;		/* out */
+	__u64 user_va;			/* in: an address of this process's map of a blob */
+	__u64 user_phys;		/* out: where its page is (user_va 0: not asked) */
+};
+
+/*
+ * BLOB_HAZARD: the page at window offset @offset mapped through @engine
+ * (PVMAP_BENCH_PVMAP or PVMAP_BENCH_MAINLINE_LOCAL), written, unmapped;
+ * then, once another task has sent BLOB_STEP GO, a write through the old
+ * pointer (landed: it did not fault). BLOB_STEP ARM readies the next run,
+ * WAIT_UNMAPPED returns once its unmap is done. Each wait ends after
+ * @timeout_ms (-ETIMEDOUT) or on a fatal signal.
+ */
+struct pvmap_test_blob_hazard {
+	struct pvmap_test_head h;
+	__u64 offset;			/* in (HAZARD) */
+	__u32 engine;			/* in (HAZARD) */
+	__u32 timeout_ms;		/* in: 1 to 60000 */
+	__u32 step;			/* in (STEP): enum pvmap_test_blob_step */
+	__u32 landed;			/* out (HAZARD) */
+	__u32 clears;			/* out (HAZARD): the engine clears on unmap */
+	__u32 pad;
+	__u64 va;			/* out: the old pointer */
+};
+
+enum pvmap_test_blob_step {
+	PVMAP_BLOB_ARM,
+	PVMAP_BLOB_WAIT_UNMAPPED,
+	PVMAP_BLOB_GO,
 };
 
 /*
@@ -269,6 +325,10 @@ struct pvmap_test_xen {
 #define PVMAP_TEST_PV_HOLD	_IOWR(PVMAP_TEST_MAGIC, 0x12, struct pvmap_test_pv_hold)
 #define PVMAP_TEST_PV_RELEASE	_IOWR(PVMAP_TEST_MAGIC, 0x13, struct pvmap_test_pv_hold)
 #define PVMAP_TEST_XEN_VECTOR	_IOWR(PVMAP_TEST_MAGIC, 0x14, struct pvmap_test_xen)
+#define PVMAP_TEST_PATTERN	_IOWR(PVMAP_TEST_MAGIC, 0x15, struct pvmap_test_pattern)
+#define PVMAP_TEST_VGPU_WINDOW	_IOWR(PVMAP_TEST_MAGIC, 0x16, struct pvmap_test_vgpu_window)
+#define PVMAP_TEST_BLOB_HAZARD	_IOWR(PVMAP_TEST_MAGIC, 0x17, struct pvmap_test_blob_hazard)
+#define PVMAP_TEST_BLOB_STEP	_IOWR(PVMAP_TEST_MAGIC, 0x18, struct pvmap_test_blob_hazard)
 
 /* pvmap_bench.ko: the engines measured side by side. */
 enum pvmap_bench_engine {
