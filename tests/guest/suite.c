@@ -17,7 +17,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <uapi/pvmap_kind.h>
@@ -267,4 +269,52 @@ bool pv_active(void)
 
 	return guest_read_file(GUEST_DEBUGFS "/pv", text, sizeof(text)) > 0 &&
 	       strstr(text, "channel: up");
+}
+
+/* Spin in user space on @cpu until killed; tell @ready once there. */
+static void __attribute__((noreturn)) spin_on(int cpu, int ready)
+{
+	volatile unsigned long n = 0;
+
+	if (pin_cpu(cpu) || write(ready, "r", 1) != 1)
+		_exit(1);
+	close(ready);
+	for (;;)
+		n++;
+}
+
+int spinners_start(int ncpus, pid_t *pids)
+{
+	int ready[2], spinning = 0, there = 0;
+	char c;
+
+	if (pipe(ready))
+		return fail("pipe: %s", strerror(errno));
+	fflush(stdout);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		pids[spinning] = fork();
+		if (pids[spinning] == 0) {
+			close(ready[0]);
+			spin_on(cpu, ready[1]);
+		}
+		if (pids[spinning] < 0)
+			break;
+		spinning++;
+	}
+	close(ready[1]);
+	while (there < spinning && read(ready[0], &c, 1) == 1)
+		there++;
+	close(ready[0]);
+	if (there == ncpus)
+		return spinning;
+	spinners_stop(pids, spinning);
+	return fail("%d of %d spinning processes started", there, ncpus);
+}
+
+void spinners_stop(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <uapi/pvmap.h>
 #include <uapi/pvmap_test.h>
@@ -40,6 +41,14 @@ int open_ivshmem(struct device **dp);
 /* Run on @cpu only; 0 or -1. unpin(): on any CPU again. */
 int pin_cpu(int cpu);
 void unpin(void);
+
+/*
+ * A process spinning in user space on each of CPUs 0..@ncpus-1, each there
+ * when this returns (with what this process maps): @ncpus, their pids in
+ * @pids; or -1 after fail(), none left. spinners_stop(): kill and reap @n.
+ */
+int spinners_start(int ncpus, pid_t *pids);
+void spinners_stop(pid_t *pids, int n);
 
 uint64_t random_u64(void);
 /* The pattern the host wrote before boot (pvtest.hostpat=OFF:LEN:SEED). */

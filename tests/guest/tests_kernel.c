@@ -57,18 +57,6 @@ TEST_F(pvmap, hazard_scenario)
 		       landed ? "landed" : "faulted", hazard ? "hazard" : "normal");
 }
 
-/* Spin in user space on @cpu until killed; tell @ready once there. */
-static void __attribute__((noreturn)) spin_on(int cpu, int ready)
-{
-	volatile unsigned long n = 0;
-
-	if (pin_cpu(cpu) || write(ready, "r", 1) != 1)
-		_exit(1);
-	close(ready);
-	for (;;)
-		n++;
-}
-
 /*
  * Under page-table isolation, with every vCPU running user code, the
  * host's auditor still finds a stale kernel mapping: pvmap_test's hazard
@@ -84,9 +72,8 @@ TEST_F(pvmap, audit_pti_user_mode)
 	struct pvmap_test_hazard req = { 0 };
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	pid_t pids[64];
-	int ready[2], spinning = 0, ret = 0;
+	int spinning = 0, ret = 0;
 	struct device *d;
-	char c;
 
 	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
 	if (!(fac.flags & PVMAP_TEST_F_PTI))
@@ -109,34 +96,12 @@ TEST_F(pvmap, audit_pti_user_mode)
 	printf("# pvmap-host: pti-stale va=%#llx off=%#llx cpus=%ld\n",
 	       (unsigned long long)req.va, (unsigned long long)req.offset, ncpus);
 	guest_print_live();
-	if (pipe(ready)) {
-		ret = fail("pipe: %s", strerror(errno));
-		goto out;
-	}
-	fflush(stdout);
-	for (long cpu = 0; cpu < ncpus; cpu++) {
-		pids[spinning] = fork();
-		if (pids[spinning] == 0) {
-			close(ready[0]);
-			spin_on((int)cpu, ready[1]);
-		}
-		if (pids[spinning] < 0)
-			break;
-		spinning++;
-	}
-	close(ready[1]);
-	for (int i = 0; i < spinning; i++)
-		if (read(ready[0], &c, 1) != 1)
-			break;
-	close(ready[0]);
-	if (spinning < ncpus)
-		ret = fail("%d of %ld spinning processes started", spinning, ncpus);
+	spinning = spinners_start((int)ncpus, pids);
+	if (spinning < 0)
+		ret = -1;
 	else if (!guest_host_sync("pti-audit"))
 		ret = fail("host did not audit");
-	for (int i = 0; i < spinning; i++) {
-		kill(pids[i], SIGKILL);
-		waitpid(pids[i], NULL, 0);
-	}
+	spinners_stop(pids, spinning);
 out:
 	/* the hazard window's PTE goes with the module; later tests load it afresh */
 	guest_test_unload();

@@ -492,4 +492,90 @@ TEST_F(pvmap, vgpu_blob_reuse_hazard)
 		      "mainline's stale write landed in another context's blob");
 }
 
+/*
+ * The auditor over the window, clean: a live blob in each of two contexts,
+ * mapped by this process and by a process spinning on each vCPU (so that
+ * every vCPU has those user page tables loaded while the host audits). The
+ * host takes the live blobs from info mtree: pvmap-audit must find the
+ * blobs' user mappings (a process's mmaps) and nothing stale: exit 0.
+ */
+TEST_F(pvmap, audit_vgpu_clean)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t bo[2] = { 0 };
+	uint64_t off[2];
+	int fd[2], spinning, ret = 0;
+	pid_t pids[64];
+	void *p[2];
+
+	fd[0] = vgpu_ready(_metadata);
+	if (fd[0] < 0)
+		return;
+	ASSERT_TRUE(ncpus >= 1 && ncpus <= 64) TH_LOG("%ld CPUs", ncpus);
+	fd[1] = open(VGPU_RENDER, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd[1]);
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, vgpu_context(fd[i]));
+		ASSERT_EQ(0, vgpu_blob_place(fd[i], VGPU_BLOB_SIZE, i + 1, &bo[i], &off[i]));
+		p[i] = vgpu_blob_map(fd[i], bo[i], VGPU_BLOB_SIZE);
+		ASSERT_NE(MAP_FAILED, p[i]) TH_LOG("map blob %d: %s", i, strerror(errno));
+		memset(p[i], 0x5a, VGPU_BLOB_SIZE);
+	}
+	printf("# pvmap-host: vgpu-clean at=%#" PRIx64 ",%#" PRIx64 " size=%#llx\n", off[0],
+	       off[1], (unsigned long long)VGPU_BLOB_SIZE);
+	guest_print_live();
+	spinning = spinners_start((int)ncpus, pids);
+	if (spinning < 0)
+		ret = -1;
+	else if (!guest_host_sync("vgpu-audit"))
+		ret = fail("the host did not audit");
+	spinners_stop(pids, spinning);
+	ASSERT_EQ(0, ret);
+}
+
+/*
+ * The auditor over the window, stale: pvmap_test's hazard engine
+ * (hazard_demo=1) maps a page of a 2 MiB blob and leaves its PTE behind;
+ * the blob is freed, so the host maps nothing there any more. pvmap-audit
+ * must list that kernel mapping as stale (exit 1): a page of the window no
+ * live blob holds. The host waits until info mtree shows the blob gone.
+ * Skips where pvmap has no test hooks (no hazard engine).
+ */
+TEST_F(pvmap, audit_vgpu_stale)
+{
+	struct pvmap_test_facilities fac = { 0 };
+	struct pvmap_test_hazard req = { 0 };
+	uint64_t base, window, off;
+	uint32_t bo = 0;
+	int fd, ret = 0;
+
+	fd = vgpu_ready(_metadata);
+	if (fd < 0)
+		return;
+	ASSERT_EQ(0, vgpu_window(&base, &window, NULL, NULL));
+	ASSERT_EQ(0, guest_test(PVMAP_TEST_FACILITIES, &fac, base, window));
+	if (!(fac.flags & PVMAP_TEST_F_PTE_LAYER))
+		SKIP(return, "pvmap built without CONFIG_PVMAP_TEST_HOOKS: no hazard engine");
+	ASSERT_EQ(0, vgpu_context(fd));
+	ASSERT_EQ(0, vgpu_blob_place(fd, 2 * VGPU_BLOB_SIZE, 1, &bo, &off));
+	guest_test_unload();
+	ASSERT_EQ(0, guest_test_load("hazard_demo=1"))
+		TH_LOG("cannot load pvmap_test with hazard_demo=1");
+	if (guest_test(PVMAP_TEST_HAZARD_MAP, &req, base + off, 2 * VGPU_BLOB_SIZE) ||
+	    req.h.status != PVMAP_TEST_PASS || !req.demo) {
+		ret = fail("hazard_map: %s", req.h.msg);
+		goto out;
+	}
+	vgpu_blob_free(fd, bo);
+	printf("# pvmap-host: vgpu-stale va=%#llx at=%#llx\n", (unsigned long long)req.va,
+	       (unsigned long long)(off + req.offset));
+	guest_print_live();
+	if (!guest_host_sync("vgpu-stale-audit"))
+		ret = fail("the host did not audit");
+out:
+	/* the hazard window's PTE goes with the module; later tests load it afresh */
+	guest_test_unload();
+	ASSERT_EQ(0, ret);
+}
+
 TEST_HARNESS_MAIN

@@ -5,10 +5,11 @@ maps into the device's host-visible window, as QEMU's memory tree shows them."""
 import os
 import re
 import tempfile
+import time
 
 from pvmaplib.qmp import QMPError
 from pvmaplib.halves import HostHalf, host_half, kv
-from pvmaplib.halves.actions import pattern_tool
+from pvmaplib.halves.actions import LiveHalf, audit_mappings, pattern_tool
 from pvmaplib.halves.programs import STALE_MSG
 
 # "    00000000e0000000-00000000efffffff (prio 0, container): virtio-gpu-hostmem"
@@ -148,3 +149,95 @@ class BlobReuse(HostHalf):
                    f"blob B at {addr:#x} {'holds' if data == STALE_MSG else 'does not hold'} "
                    f"the stale message; the guest says the write "
                    f"{'landed' if landed else 'faulted'}")
+
+
+def _window_mappings(mappings, lo, hi):
+    """pvmap-audit's mappings of guest-physical [lo, hi)."""
+    return [m for m in mappings if m["pa"] < hi and lo < m["pa"] + m["size"]]
+
+
+@host_half("audit_vgpu_clean")
+class AuditVgpuClean(LiveHalf):
+    """Two live blobs the guest maps (and its spinning processes with it):
+    pvmap-audit, which takes the live blobs from info mtree, finds their user
+    mappings and nothing stale."""
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.blobs = None
+
+    def line_vgpu_clean(self, text):
+        f = kv(text)
+        self.blobs = [int(a, 16) for a in f["at"].split(",")], int(f["size"], 16)
+
+    def sync_vgpu_audit(self):
+        if not self.blobs:
+            self.check("audit_vgpu_clean", False, "no vgpu-clean line before the handshake")
+            return
+        found = _hostmem(self, "audit_vgpu_clean")
+        if not found:
+            return
+        (base, _), live_blobs = found
+        ats, size = self.blobs
+        missing = [a for a in ats if not any(b[0] == base + a and b[1] == size
+                                             for b in live_blobs)]
+        self.check("audit_vgpu_blobs_live", not missing,
+                   f"{len(ats) - len(missing)} of the guest's {len(ats)} blobs in info mtree")
+        live, self.live = self.live, []
+        mappings, rc, out = audit_mappings(self.env, live)
+        mappings = mappings or []
+        users = [_window_mappings([m for m in mappings if m["kind"] == "user"],
+                                  base + a, base + a + size) for a in ats]
+        stale = [m for m in mappings if m["kind"] == "stale"]
+        ok = rc == 0 and not stale and all(users)
+        self.check("audit_vgpu_clean", ok,
+                   f"pvmap-audit exit {rc}: {len(stale)} stale; user mappings of each blob: "
+                   f"{[len(u) for u in users]}",
+                   *([] if ok else out.strip().splitlines()[-12:]))
+
+
+@host_half("audit_vgpu_stale")
+class AuditVgpuStale(LiveHalf):
+    """A kernel mapping the hazard engine left in a page of the window whose
+    blob is gone: once info mtree shows no blob there, pvmap-audit lists it,
+    stale and unbacked (exit 1)."""
+
+    GONE_WAIT_S = 10
+
+    def __init__(self, env, name):
+        super().__init__(env, name)
+        self.stale = None
+
+    def line_vgpu_stale(self, text):
+        f = kv(text)
+        self.stale = int(f["va"], 16), int(f["at"], 16)
+
+    def sync_vgpu_stale_audit(self):
+        if not self.stale:
+            self.check("audit_vgpu_stale", False, "no vgpu-stale line before the handshake")
+            return
+        va, at = self.stale
+        deadline = time.monotonic() + self.GONE_WAIT_S
+        while True:  # the guest's unmap of the blob reaches QEMU asynchronously
+            found = _hostmem(self, "audit_vgpu_blob_gone")
+            if not found:
+                return
+            (base, _), blobs = found
+            there = [b for b in blobs if b[0] <= base + at < b[0] + b[1]]
+            if not there or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.check("audit_vgpu_blob_gone", not there,
+                   f"window offset {at:#x}: {'still a blob there' if there else 'no blob'}")
+        if there:
+            return
+        live, self.live = self.live, []
+        mappings, rc, out = audit_mappings(self.env, live)
+        listed = [m for m in mappings or [] if m["va"] == va]
+        ok = rc == 1 and len(listed) == 1 and listed[0]["kind"] == "stale" and \
+            listed[0].get("unbacked") is True
+        self.check("audit_vgpu_stale", ok,
+                   f"pvmap-audit exit {rc}; va {va:#x} " +
+                   (f"listed {listed[0]['kind']}, unbacked {listed[0].get('unbacked')}"
+                    if listed else "not listed"),
+                   *([] if ok else out.strip().splitlines()[-12:]))

@@ -21,6 +21,7 @@ struct found {
 	uint64_t vcpus;		/* bit i: the i-th vCPU of `info cpus` */
 	uint64_t overlap;	/* bytes of aperture it maps */
 	const char *kind;	/* "stale", "live", "user" */
+	bool unbacked;		/* it maps window pages no live blob holds */
 };
 
 /* What one vCPU's walk started from. */
@@ -34,11 +35,15 @@ struct guest {
 	const char *socket, *live_file;
 	uint64_t page_offset;			/* --page-offset; 0: inferred */
 	char error[512];
-	struct aperture ap[2 * AUDIT_MAX_APERTURES];
+	struct aperture ap[AUDIT_MAX_AP_TOTAL];
 	struct aperture given[AUDIT_MAX_APERTURES];	/* --aperture */
 	int nap, ngiven, ncpus;
 	struct phys_range ram[AUDIT_MAX_RAM];	/* where page tables are read */
 	int nram;
+	/* virtio-gpu's host-visible window (start > end: none) and its live blobs */
+	struct phys_range window;
+	struct phys_range *blobs;
+	int nblobs;
 	int cpu_index[MAX_VCPUS];
 	struct vcpu cpu[MAX_VCPUS];
 	int audited;				/* vCPUs walked */

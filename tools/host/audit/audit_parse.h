@@ -92,6 +92,8 @@ char *json_quote(const char *s, size_t n, bool *lossy);
 /* --- the guest's configuration ---------------------------------------------- */
 
 #define AUDIT_MAX_APERTURES	8
+/* what one guest's audit covers: `info pci`'s, --aperture's and virtio-gpu's window */
+#define AUDIT_MAX_AP_TOTAL	(2 * AUDIT_MAX_APERTURES + 1)
 
 struct aperture {
 	unsigned int bus, dev, fn;
@@ -190,6 +192,19 @@ int parse_pci_bars(const char *text, struct phys_range *bar, int max);
  */
 int parse_mtree_ram(const char *text, const struct phys_range *bar, int nbar,
 		    struct phys_range *ram, int max, char *err, size_t errlen);
+
+#define AUDIT_MAX_BLOBS		4096	/* blobs in virtio-gpu's host-visible window, at most */
+
+/*
+ * virtio-gpu's host-visible window in `info mtree` text: the region
+ * "virtio-gpu-hostmem" in *@window (start > end: none), and the live blobs,
+ * the regions the host has mapped directly into it, sorted: how many (the
+ * window and its blobs the same wherever the tree shows them), or -1 with
+ * the reason in @err: a region of the window outside it, two windows,
+ * overlapping blobs, more than @max.
+ */
+int parse_mtree_hostmem(const char *text, struct phys_range *window, struct phys_range *blob,
+			int max, char *err, size_t errlen);
 
 /* Whether [addr, addr + len) lies wholly in one of the @n sorted, merged @ram ranges. */
 bool ram_holds(const struct phys_range *ram, int n, uint64_t addr, uint64_t len);

@@ -76,7 +76,11 @@ static int hex16(const char **pp, const char *end, uint64_t *v)
 	return 0;
 }
 
-/* "BARn: 32 bit memory at 0x... [0x...]." after the line's indent: 1 and the range; 0: I/O; -1 */
+/*
+ * "BARn: 32 bit memory at 0x... [0x...]." after the line's indent (QEMU 10:
+ * without the period): 1 and the range; 0: I/O, or a BAR not mapped (QEMU
+ * 7.2 prints it at ~0, QEMU 10 "BARn: 32 bit memory (not mapped)"); -1
+ */
 static int bar_line(const char *p, const char *end, struct phys_range *r)
 {
 	uint64_t bar;
@@ -85,22 +89,24 @@ static int bar_line(const char *p, const char *end, struct phys_range *r)
 	if (hex_upto(&p, end, &bar) || bar > 6 || !starts(p, end, ": "))
 		return -1;
 	p += 2;
-	if (starts(p, end, "I/O at 0x"))
+	if (starts(p, end, "I/O at 0x") || (starts(p, end, "I/O (not mapped)") && p + 16 == end))
 		return 0;
 	if (!starts(p, end, "32 bit ") && !starts(p, end, "64 bit "))
 		return -1;
 	p += 7;
 	if (starts(p, end, "prefetchable "))
 		p += 13;
+	if (starts(p, end, "memory (not mapped)") && p + 19 == end)
+		return 0;
 	if (!starts(p, end, "memory at 0x"))
 		return -1;
 	p += 12;
 	if (hex_upto(&p, end, &r->start) || !starts(p, end, " [0x"))
 		return -1;
 	p += 4;
-	if (hex_upto(&p, end, &r->end) || !starts(p, end, "]."))
+	if (hex_upto(&p, end, &r->end) || !starts(p, end, "]"))
 		return -1;
-	p += 2;
+	p += 1 + starts(p + 1, end, ".");	/* QEMU 10 prints no period */
 	while (p < end && *p == ' ')
 		p++;
 	return p == end ? 1 : -1;
@@ -584,4 +590,96 @@ bool ram_holds(const struct phys_range *ram, int n, uint64_t addr, uint64_t len)
 		if (ram[i].start <= addr && last <= ram[i].end)
 			return true;
 	return false;
+}
+
+#define HOSTMEM_NAME	"virtio-gpu-hostmem"
+
+/* Add [start, end] to @blob unless there: 0, or -1 when @max are held. */
+static int add_blob(struct phys_range *blob, int *n, int max, uint64_t start, uint64_t end)
+{
+	for (int i = 0; i < *n; i++)
+		if (blob[i].start == start && blob[i].end == end)
+			return 0;
+	if (*n >= max)
+		return -1;
+	blob[(*n)++] = (struct phys_range){ start, end };
+	return 0;
+}
+
+/*
+ * One section's tree from @line: each "virtio-gpu-hostmem" region, the
+ * same @window throughout, and the regions mapped directly into it
+ * (*@nblob of them in @blob). 0, or -1 and @err.
+ */
+static int hostmem_tree(const char *line, struct phys_range *window, bool *seen,
+			struct phys_range *blob, int *nblob, int max, char *err, size_t errlen)
+{
+	size_t depth = 0;	/* the window's level while inside it, else 0 */
+	char buf[64];
+
+	for (const char *next; line && *line; line = next) {
+		const char *end = line_end(line, &next);
+		struct tree_line t;
+
+		if (end == line)
+			break;
+		if (tree_line(line, end, &t)) {
+			/* another kind of line (an address space's header) ends the window */
+			depth = 0;
+			continue;
+		}
+		if (depth && t.level > depth) {
+			if (t.start < window->start || t.end > window->end) {
+				snprintf(err, errlen, "`info mtree`: a region of %s outside it: %s",
+					 HOSTMEM_NAME, shown(buf, sizeof(buf), line, end));
+				return -1;
+			}
+			if (t.level == depth + 1 &&
+			    add_blob(blob, nblob, max, t.start, t.end)) {
+				snprintf(err, errlen, "`info mtree`: more than %d blobs in %s", max,
+					 HOSTMEM_NAME);
+				return -1;
+			}
+			continue;
+		}
+		depth = 0;
+		if (t.len != strlen(HOSTMEM_NAME) || memcmp(t.rest, HOSTMEM_NAME, t.len))
+			continue;
+		if (*seen && (window->start != t.start || window->end != t.end)) {
+			snprintf(err, errlen, "`info mtree`: two %s windows, %#" PRIx64 " and %#"
+				 PRIx64 ": one virtio-gpu at most", HOSTMEM_NAME, window->start,
+				 t.start);
+			return -1;
+		}
+		*window = (struct phys_range){ t.start, t.end };
+		*seen = true;
+		depth = t.level;
+	}
+	return 0;
+}
+
+int parse_mtree_hostmem(const char *text, struct phys_range *window, struct phys_range *blob,
+			int max, char *err, size_t errlen)
+{
+	bool seen = false;
+	struct section s;
+	int n = 0;
+
+	err[0] = '\0';
+	*window = (struct phys_range){ 1, 0 };
+	for (const char *pos = text; next_section(&pos, &s);)
+		if (s.body && hostmem_tree(s.body, window, &seen, blob, &n, max, err, errlen))
+			return -1;
+	if (!seen) {
+		*window = (struct phys_range){ 1, 0 };
+		return 0;
+	}
+	qsort(blob, (size_t)n, sizeof(*blob), by_start);
+	for (int i = 1; i < n; i++)
+		if (blob[i].start <= blob[i - 1].end) {
+			snprintf(err, errlen, "`info mtree`: blobs of %s that overlap at %#" PRIx64,
+				 HOSTMEM_NAME, blob[i].start);
+			return -1;
+		}
+	return n;
 }

@@ -90,7 +90,8 @@ void report(const struct guest *g, bool json, bool last)
 				printf("\"%s\"", pat_type(pat_msr, f->e.pat));
 			else
 				printf("null");
-			printf(", \"kind\": \"%s\", \"vcpus\": [", f->kind ? f->kind : "unclassified");
+			printf(", \"kind\": \"%s\", \"unbacked\": %s, \"vcpus\": [",
+			       f->kind ? f->kind : "unclassified", f->unbacked ? "true" : "false");
 			print_vcpus(g, f->vcpus);
 			printf("]}");
 		}
@@ -110,7 +111,9 @@ void report(const struct guest *g, bool json, bool last)
 		return;
 	}
 	for (int a = 0; a < g->nap; a++) {
-		if (g->ap[a].bar < 0)
+		if (g->ap[a].kind && !strcmp(g->ap[a].kind, "virtio-gpu"))
+			printf("  virtio-gpu's host-visible window, %d live blob(s)", g->nblobs);
+		else if (g->ap[a].bar < 0)
 			printf("  range given with --aperture");
 		else
 			printf("  aperture %s BAR%d", g->ap[a].kind, g->ap[a].bar);
@@ -131,6 +134,8 @@ void report(const struct guest *g, bool json, bool last)
 			       f->e.size >> 10, f->overlap >> 10);
 		printf(" on vCPU ");
 		print_vcpus(g, f->vcpus);
+		if (f->unbacked)
+			printf(" (virtio-gpu window, no live blob there)");
 		printf("\n");
 	}
 	printf("  %d vCPUs audited: %zu stale, %zu live (pvmap's), %zu user mapping(s) of "

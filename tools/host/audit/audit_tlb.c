@@ -232,14 +232,14 @@ enum audit_kind audit_classify(const struct tlb_entry *e, uint64_t top)
 
 uint64_t aperture_overlap(uint64_t pa, uint64_t size, const struct aperture *ap, int nap)
 {
-	uint64_t part[2 * AUDIT_MAX_APERTURES][2], last = pa + (size - 1), sum = 0;
+	uint64_t part[AUDIT_MAX_AP_TOTAL][2], last = pa + (size - 1), sum = 0;
 	int n = 0;
 
 	if (!size)
 		return 0;
 	if (last < pa)
 		last = UINT64_MAX;
-	for (int a = 0; a < nap && n < 2 * AUDIT_MAX_APERTURES; a++) {
+	for (int a = 0; a < nap && n < AUDIT_MAX_AP_TOTAL; a++) {
 		uint64_t s = ap[a].start > pa ? ap[a].start : pa;
 		uint64_t e = ap[a].end < last ? ap[a].end : last;
 		int i;

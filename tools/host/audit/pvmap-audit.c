@@ -410,6 +410,32 @@ static void merge_found(struct guest *g)
 	g->nfound = m;
 }
 
+/*
+ * Whether @f maps a page of virtio-gpu's host-visible window that no live
+ * blob holds: whoever maps it, kernel or process, reaches what the host
+ * gave back or gives to the next blob.
+ */
+static bool maps_unbacked_window(const struct guest *g, const struct found *f)
+{
+	uint64_t last = f->e.pa + (f->e.size - 1);
+	uint64_t at = f->e.pa > g->window.start ? f->e.pa : g->window.start;
+	uint64_t end = last < g->window.end ? last : g->window.end;
+
+	if (g->window.start > g->window.end || at > end)
+		return false;
+	/* the blobs are sorted and apart: walk [at, end] across them */
+	for (int i = 0; i < g->nblobs && at <= end; i++) {
+		if (g->blobs[i].end < at)
+			continue;
+		if (g->blobs[i].start > at)
+			return true;
+		if (g->blobs[i].end >= end)
+			return false;
+		at = g->blobs[i].end + 1;
+	}
+	return at <= end;
+}
+
 /* Whether pvmap's live table accounts for every aperture page @f maps. */
 static bool is_live(const struct guest *g, const struct found *f)
 {
@@ -562,14 +588,21 @@ static int classify(struct guest *g, const struct page_offset_votes *votes)
 	for (size_t i = 0; i < g->nfound; i++) {
 		struct found *f = &g->found[i];
 
+		f->unbacked = maps_unbacked_window(g, f);
 		switch (audit_classify(&f->e, g->top)) {
 		case KIND_USER:
+			if (f->unbacked) {
+				f->kind = "stale";
+				g->nstale++;
+				g->bytes_stale += f->overlap;
+				break;
+			}
 			f->kind = "user";
 			g->nuser++;
 			g->bytes_user += f->overlap;
 			break;
 		case KIND_KERNEL:
-			if (is_live(g, f)) {
+			if (!f->unbacked && is_live(g, f)) {
 				f->kind = "live";
 				g->nlivemaps++;
 				g->bytes_live += f->overlap;
@@ -602,10 +635,20 @@ static int learn_ram(struct guest *g, struct conn *c, const struct phys_range *b
 	if (hmp(c, "info mtree", -1, &text, g->error, sizeof(g->error)))
 		return -1;
 	g->nram = parse_mtree_ram(text, bars, nbar, g->ram, AUDIT_MAX_RAM, err, sizeof(err));
-	free(text);
 	if (g->nram < 0) {
+		free(text);
 		g->nram = 0;
 		snprintf(g->error, sizeof(g->error), "cannot tell where the guest's RAM is: %s", err);
+		return -1;
+	}
+	g->blobs = malloc(AUDIT_MAX_BLOBS * sizeof(*g->blobs));
+	g->nblobs = g->blobs ? parse_mtree_hostmem(text, &g->window, g->blobs, AUDIT_MAX_BLOBS,
+						   err, sizeof(err)) : -1;
+	free(text);
+	if (g->nblobs < 0) {
+		g->nblobs = 0;
+		snprintf(g->error, sizeof(g->error), "cannot tell which blobs virtio-gpu's window "
+			 "holds: %s", g->blobs ? err : "out of memory");
 		return -1;
 	}
 	return 0;
@@ -685,6 +728,9 @@ int audit(struct guest *g)
 	g->nap = n;
 	for (int i = 0; i < g->ngiven; i++)
 		g->ap[g->nap++] = g->given[i];
+	if (g->window.start <= g->window.end)
+		g->ap[g->nap++] = (struct aperture){ .bar = -1, .start = g->window.start,
+						     .end = g->window.end, .kind = "virtio-gpu" };
 	if (hmp(&c, "info cpus", -1, &text, g->error, sizeof(g->error)))
 		goto out;
 	g->ncpus = parse_info_cpus(text, g->cpu_index, MAX_VCPUS);
@@ -739,6 +785,7 @@ static int audit_all(struct guest *g, int n, bool json)
 		report(&g[i], json, i == n - 1);
 		free(g[i].found);
 		free(g[i].live);
+		free(g[i].blobs);
 	}
 	if (json)
 		printf("], \"stale\": %zu, \"failed\": %d}\n", stale, failed);
