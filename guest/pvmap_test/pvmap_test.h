@@ -125,5 +125,7 @@ void pvmap_test_memtype_exit(void);
 void pvmap_test_hooks_exit(void);
 
 extern bool pvmap_test_hazard_demo;
+/* hazard_demo's engine: a map of @offset of ctx->m whose PTE stays (NULL: no PTE layer) */
+void __iomem *pvmap_test_map_leaving_pte(struct pvmap_test_ctx *ctx, u64 offset);
 
 #endif /* PVMAP_TEST_H */

@@ -267,7 +267,7 @@ static const struct pvmap_test_ioctl {
 	{ PVMAP_TEST_XEN_VECTOR, pvmap_test_xen_vector, NO_MAPPING },
 	{ PVMAP_TEST_PATTERN, pvmap_test_pattern },
 	{ PVMAP_TEST_VGPU_WINDOW, pvmap_test_vgpu_window_request, NO_MAPPING | ANY_RANGE },
-	{ PVMAP_TEST_BLOB_HAZARD, pvmap_test_blob_hazard, NO_MAPPING },
+	{ PVMAP_TEST_BLOB_HAZARD, pvmap_test_blob_hazard, NO_MAPPING | HELD_STATE },
 	{ PVMAP_TEST_BLOB_STEP, pvmap_test_blob_step, NO_MAPPING | ANY_RANGE },
 };
 

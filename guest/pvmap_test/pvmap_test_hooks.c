@@ -28,7 +28,7 @@ static void __iomem *hazard_vaddr;
 static struct pvmap_window hazard_window;	/* hazard_demo's one-page engine */
 
 /* Map @offset in hazard_window; the "unmap" is to forget the address. */
-static void __iomem *hazard_map_without_clear(struct pvmap_test_ctx *ctx, u64 offset)
+void __iomem *pvmap_test_map_leaving_pte(struct pvmap_test_ctx *ctx, u64 offset)
 {
 	if (!pvmap_test_has_pte_layer())
 		return NULL;
@@ -60,7 +60,7 @@ int pvmap_test_hazard_map(struct pvmap_test_ctx *ctx, void *arg)
 	void __iomem *vaddr;
 
 	if (pvmap_test_hazard_demo) {
-		vaddr = hazard_map_without_clear(ctx, offset);
+		vaddr = pvmap_test_map_leaving_pte(ctx, offset);
 		if (!vaddr)
 			return test_fail(ctx, "no hazard window");
 		memcpy_toio(vaddr, data, sizeof(data));

@@ -111,11 +111,12 @@ int pvmap_test_vgpu_window_request(struct pvmap_test_ctx *ctx, void *arg)
  * written and unmapped; then the guest's program, on another CPU, frees
  * blob A and has blob B (another context's) mapped at the same window
  * offset, while this task waits on the CPU that made the map; then a write
- * through the old pointer. With clear-on-unmap it faults. Without it
- * (mainline's io_mapping on i386 without HIGHMEM as released: the PTE
- * cleared, the TLB entry not flushed) it lands in blob B. The task sleeps
- * while it waits: its CPU idles in lazy TLB mode, writing no CR3, so the
- * TLB entry in question survives as long as nothing flushes it.
+ * through the old pointer. With clear-on-unmap it faults; where the unmap
+ * leaves the PTE (io_mapping before clear-on-unmap, hazard_demo's engine)
+ * it lands in blob B. Mainline's io_mapping on i386 without HIGHMEM
+ * clears the PTE but leaves the TLB entry: the write lands only if that
+ * entry outlives the host's remapping of the window, which QEMU follows
+ * with a flush of every vCPU's TLB (docs/virtio-gpu.md).
  */
 static DEFINE_MUTEX(blob_hazard_lock);
 static DECLARE_COMPLETION(blob_unmapped);
@@ -172,17 +173,22 @@ int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg)
 		return -EINVAL;
 	if (!mutex_trylock(&blob_hazard_lock))
 		return -EBUSY;
+	if (req->engine == PVMAP_BLOB_PTE_LEFT && !pvmap_test_hazard_demo) {
+		ret = test_fail(ctx, "the engine that leaves its PTE needs hazard_demo=1");
+		goto unlock;
+	}
 	/* just the page: the rest of the window may be mapped otherwise by now */
 	switch (req->engine) {
-	case PVMAP_BENCH_PVMAP:
+	case PVMAP_BLOB_PVMAP:
+	case PVMAP_BLOB_PTE_LEFT:
 		m = pvmap_io_mapping_create_wc(ctx->base + req->offset, PAGE_SIZE);
 		if (IS_ERR(m)) {
 			ret = test_fail(ctx, "create_wc: %ld", PTR_ERR(m));
 			goto unlock;
 		}
-		req->clears = pvmap_io_mapping_clears_on_unmap(m);
+		req->clears = req->engine == PVMAP_BLOB_PVMAP && pvmap_io_mapping_clears_on_unmap(m);
 		break;
-	case PVMAP_BENCH_MAINLINE_LOCAL:
+	case PVMAP_BLOB_MAINLINE:
 		if (!io_mapping_init_wc(&mainline, ctx->base + req->offset, PAGE_SIZE)) {
 			ret = test_fail(ctx, "io_mapping_init_wc");
 			goto unlock;
@@ -196,13 +202,20 @@ int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg)
 	}
 	/* one CPU throughout: the TLB entry in question is this CPU's */
 	migrate_disable();
-	vaddr = m ? pvmap_io_mapping_map_atomic_wc(m, 0) :
-		    io_mapping_map_local_wc(&mainline, 0);
+	if (req->engine == PVMAP_BLOB_PTE_LEFT) {
+		struct pvmap_test_ctx page = { .m = m, .base = ctx->base + req->offset };
+
+		vaddr = pvmap_test_map_leaving_pte(&page, 0);
+	} else {
+		vaddr = m ? pvmap_io_mapping_map_atomic_wc(m, 0) :
+			    io_mapping_map_local_wc(&mainline, 0);
+	}
 	if (vaddr) {
 		memcpy_toio(vaddr, data, sizeof(data));
-		if (m)
+		/* PTE_LEFT's unmap: forget the address */
+		if (req->engine == PVMAP_BLOB_PVMAP)
 			pvmap_io_mapping_unmap_atomic(vaddr);
-		else
+		else if (req->engine == PVMAP_BLOB_MAINLINE)
 			io_mapping_unmap_local(vaddr);
 		WRITE_ONCE(blob_old_va, vaddr);
 		req->va = (unsigned long)vaddr;

@@ -180,7 +180,7 @@ struct pvmap_test_vgpu_window {
 
 /*
  * BLOB_HAZARD: the page at window offset @offset mapped through @engine
- * (PVMAP_BENCH_PVMAP or PVMAP_BENCH_MAINLINE_LOCAL), written, unmapped;
+ * (enum pvmap_test_blob_engine), written, unmapped;
  * then, once another task has sent BLOB_STEP GO, a write through the old
  * pointer (landed: it did not fault). BLOB_STEP ARM readies the next run,
  * WAIT_UNMAPPED returns once its unmap is done. Each wait ends after
@@ -196,6 +196,12 @@ struct pvmap_test_blob_hazard {
 	__u32 clears;			/* out (HAZARD): the engine clears on unmap */
 	__u32 pad;
 	__u64 va;			/* out: the old pointer */
+};
+
+enum pvmap_test_blob_engine {
+	PVMAP_BLOB_PVMAP,		/* pvmap_io_mapping_map_atomic_wc() */
+	PVMAP_BLOB_MAINLINE,		/* <linux/io-mapping.h>'s map_local */
+	PVMAP_BLOB_PTE_LEFT,		/* hazard_demo's: the unmap leaves the PTE */
 };
 
 enum pvmap_test_blob_step {

@@ -347,7 +347,7 @@ int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "audit-parsers");
-	ksft_set_plan(17);
+	ksft_set_plan(18);
 	qmp_reader_any_chunking();
 	qmp_reader_fails_closed();
 	qmp_replies_decoded_or_refused();
@@ -360,6 +360,7 @@ int main(void)
 	overlap_and_live_ranges();
 	xp_tables_parsed_strictly();
 	guest_ram_from_mtree();
+	vgpu_window_from_mtree();
 	walk_each_mode();
 	walk_pti_kernel_half();
 	walk_reads_guest_ram_only();

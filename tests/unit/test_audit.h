@@ -33,6 +33,7 @@ void user_kernel_split(void);
 void overlap_and_live_ranges(void);
 void xp_tables_parsed_strictly(void);
 void guest_ram_from_mtree(void);
+void vgpu_window_from_mtree(void);
 void walk_each_mode(void);
 void walk_pti_kernel_half(void);
 void walk_reads_guest_ram_only(void);

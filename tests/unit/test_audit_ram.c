@@ -343,7 +343,12 @@ void guest_ram_from_mtree(void)
 	      bar[2].start == 0xfebc0000 && bar[4].start == 0xfe000000 && bar[4].end == 0xfe0fffff);
 	CHECK(parse_pci_bars(real_pci, bar, 2) == 5 && bar[1].end == 0xfebf0fff);
 	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0xzz [0x1].\n", bar, 8) == -1);
-	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0x1000 [0x1fff]\n", bar, 8) == -1);
+	/* QEMU 10: no period after the range, and "(not mapped)" for an unmapped BAR */
+	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0x1000 [0x1fff]\n", bar, 8) == 1);
+	CHECK(parse_pci_bars("      BAR2: 64 bit memory at 0x1000 [0x1fff]x\n", bar, 8) == -1);
+	CHECK(parse_pci_bars("      BAR6: 32 bit memory (not mapped)\r\n"
+			     "      BAR4: I/O (not mapped)\r\n", bar, 8) == 0);
+	CHECK(parse_pci_bars("      BAR6: 32 bit memory (not mapped) x\n", bar, 8) == -1);
 	CHECK(parse_pci_bars("      BAR9: 64 bit memory at 0x1000 [0x1fff].\n", bar, 8) == -1);
 	CHECK(parse_pci_bars("      BAR0: 32 bit memory at 0x1000 [0x1fff]. \r\n", bar, 8) == 1);
 
@@ -393,4 +398,64 @@ void guest_ram_from_mtree(void)
 	CHECK(!ram_holds(ram, 2, 0xa0000, 8) && !ram_holds(ram, 2, 0x1000, 0));
 	CHECK(!ram_holds(ram, 2, UINT64_MAX - 7, 16) && !ram_holds(ram, 0, 0x1000, 8));
 	test_result(failures == before, "guest_ram_from_mtree");
+}
+
+/*
+ * QEMU 10.0.13 (trixie's, run-guest --vgpu 256M): virtio-gpu-gl-pci's window
+ * with one 1 MiB blob, as the tree of "memory" and the pci region show it
+ */
+#define VG_WINDOW	"      00000000e0000000-00000000efffffff (prio 1, i/o): virtio-gpu-hostmem\r\n"
+#define VG_BLOB(a, b)	"        00000000" a "-00000000" b " (prio 0, ram): mr\r\n"
+#define VG_AFTER	"      00000000f0000000-00000000f0003fff (prio 1, i/o): virtio-pci\r\n" \
+			"        00000000f0000000-00000000f0000fff (prio 0, i/o): " \
+			"virtio-pci-common-virtio-gpu\r\n"
+#define VG_TREE(blobs)	MT_HEAD "    0000000080000000-00000000ffffffff (prio -1, i/o): pci\r\n" \
+			VG_WINDOW blobs VG_AFTER MT_TAIL
+
+void vgpu_window_from_mtree(void)
+{
+	static const struct {
+		const char *text;
+		int rc;
+	} bad[] = {
+		/* a blob outside its window, blobs that overlap */
+		{ VG_TREE(VG_BLOB("dfff0000", "e00fffff")), -1 },
+		{ VG_TREE(VG_BLOB("e0000000", "e00fffff") VG_BLOB("e0080000", "e017ffff")), -1 },
+		/* two windows elsewhere: one virtio-gpu at most */
+		{ VG_TREE("") "\r\nmemory-region: pci\r\n"
+		  "  00000000d0000000-00000000dfffffff (prio 1, i/o): virtio-gpu-hostmem\r\n", -1 },
+	};
+	struct phys_range window, blob[4];
+	char err[256];
+	int before = failures, n;
+
+	n = parse_mtree_hostmem(VG_TREE(VG_BLOB("e0000000", "e00fffff")), &window, blob, 4, err,
+				sizeof(err));
+	CHECK(n == 1 && window.start == 0xe0000000 && window.end == 0xefffffff &&
+	      blob[0].start == 0xe0000000 && blob[0].end == 0xe00fffff);
+	/* the same window where the pci region is shown again: its blobs once, sorted */
+	n = parse_mtree_hostmem(VG_TREE(VG_BLOB("e0200000", "e02fffff")
+					VG_BLOB("e0000000", "e00fffff"))
+				"\r\nmemory-region: pci\r\n"
+				"  0000000000000000-ffffffffffffffff (prio 0, i/o): pci\r\n"
+				"    00000000e0000000-00000000efffffff (prio 1, i/o): virtio-gpu-hostmem\r\n"
+				"      00000000e0000000-00000000e00fffff (prio 0, ram): mr\r\n",
+				&window, blob, 4, err, sizeof(err));
+	CHECK(n == 2 && blob[0].start == 0xe0000000 && blob[1].start == 0xe0200000);
+	/* an empty window; none at all */
+	CHECK(parse_mtree_hostmem(VG_TREE(""), &window, blob, 4, err, sizeof(err)) == 0 &&
+	      window.start == 0xe0000000);
+	CHECK(parse_mtree_hostmem(real_mtree, &window, blob, 4, err, sizeof(err)) == 0 &&
+	      window.start > window.end);
+	/* more blobs than room for: refused, never fewer */
+	CHECK(parse_mtree_hostmem(VG_TREE(VG_BLOB("e0000000", "e00fffff")
+					  VG_BLOB("e0200000", "e02fffff")), &window, blob, 1, err,
+				  sizeof(err)) == -1 && strstr(err, "more than"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		n = parse_mtree_hostmem(bad[i].text, &window, blob, 4, err, sizeof(err));
+		if (n != bad[i].rc || !err[0])
+			printf("# hostmem case %zu: %d (%s)\n", i, n, err);
+		CHECK(n == bad[i].rc && err[0]);
+	}
+	test_result(failures == before, "vgpu_window_from_mtree");
 }

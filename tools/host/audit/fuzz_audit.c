@@ -260,6 +260,21 @@ static void printable_or_die(const char *q)
 			abort();
 }
 
+/* virtio-gpu's window in info mtree: the blobs inside it, sorted and apart */
+static void vgpu_window(const char *text)
+{
+	struct phys_range window, blob[8];
+	char err[256];
+	int n = parse_mtree_hostmem(text, &window, blob, 8, err, sizeof(err));
+
+	if (n < -1 || n > 8 || (n < 0 && !err[0]) || (n > 0 && window.start > window.end))
+		abort();
+	for (int i = 0; i < n; i++)
+		if (blob[i].start > blob[i].end || blob[i].start < window.start ||
+		    blob[i].end > window.end || (i && blob[i].start <= blob[i - 1].end))
+			abort();
+}
+
 /* info pci's BARs, and the guest RAM of info mtree less them */
 static void guest_ram(const char *text)
 {
@@ -305,6 +320,7 @@ static void exercise(const char *text, const uint8_t *data, size_t size)
 	if (parse_info_pci(text, ap, AUDIT_MAX_APERTURES) < 0)
 		abort();
 	guest_ram(text);
+	vgpu_window(text);
 	parse_info_cpus(text, idx, 64);
 	if (!parse_info_registers(text, &p))
 		parse_xp(text, p.cr3, &v);
