@@ -114,10 +114,11 @@ int pvmap_test_pattern(struct pvmap_test_ctx *ctx, void *arg)
 	}
 	for (done = 0; done < len && bad == len; ) {
 		u64 pos = offset + done;
+		u64 left = len - done;
 		unsigned int npages = req->engine == PVMAP_PATTERN_RANGE ?
 			min_t(u64, PATTERN_RANGE_PAGES,
-			      DIV_ROUND_UP(offset_in_page(pos) + len - done, PAGE_SIZE)) : 1;
-		u64 span = min_t(u64, len - done, ((u64)npages << PAGE_SHIFT) - offset_in_page(pos));
+			      DIV_ROUND_UP(offset_in_page(pos) + left, PAGE_SIZE)) : 1;
+		u64 span = min_t(u64, left, ((u64)npages << PAGE_SHIFT) - offset_in_page(pos));
 		void __iomem *p;
 		u64 at;
 
@@ -128,7 +129,8 @@ int pvmap_test_pattern(struct pvmap_test_ctx *ctx, void *arg)
 		else
 			p = pvmap_io_mapping_map_atomic_wc(ctx->m, pos);
 		if (!p)
-			return test_fail(ctx, "map of %u page(s) at %#llx returned NULL", npages, pos);
+			return test_fail(ctx, "map of %u page(s) at %#llx returned NULL",
+					 npages, pos);
 		/* ctx->buf holds a page: copy the span a page at a time */
 		for (at = 0; at < span; ) {
 			size_t n = min_t(u64, span - at, PAGE_SIZE - offset_in_page(pos + at));

@@ -52,7 +52,8 @@ bool pvmap_test_vgpu_window(struct pci_dev *pdev, u64 *base, u64 *size)
 		pci_read_config_byte(pdev, pos + offsetof(struct virtio_pci_cap, cfg_type), &type);
 		pci_read_config_byte(pdev, pos + offsetof(struct virtio_pci_cap, bar), &bar);
 		pci_read_config_byte(pdev, pos + offsetof(struct virtio_pci_cap, id), &id);
-		if (type != VIRTIO_PCI_CAP_SHARED_MEMORY_CFG || id != VIRTIO_GPU_SHM_ID_HOST_VISIBLE)
+		if (type != VIRTIO_PCI_CAP_SHARED_MEMORY_CFG ||
+		    id != VIRTIO_GPU_SHM_ID_HOST_VISIBLE)
 			continue;
 		if (bar >= PCI_STD_NUM_BARS || !(pci_resource_flags(pdev, bar) & IORESOURCE_MEM))
 			return false;
@@ -186,7 +187,8 @@ int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg)
 			ret = test_fail(ctx, "create_wc: %ld", PTR_ERR(m));
 			goto unlock;
 		}
-		req->clears = req->engine == PVMAP_BLOB_PVMAP && pvmap_io_mapping_clears_on_unmap(m);
+		req->clears = req->engine == PVMAP_BLOB_PVMAP &&
+			      pvmap_io_mapping_clears_on_unmap(m);
 		break;
 	case PVMAP_BLOB_MAINLINE:
 		if (!io_mapping_init_wc(&mainline, ctx->base + req->offset, PAGE_SIZE)) {
