@@ -274,9 +274,11 @@ built_kernel_dir() {
 	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
 	i386-6.12 | x86_64-6.12) frags+=("$here/kconfig/drm.config" "$here/kconfig/drm-6.12.config") ;;
 	esac
-	# virtio-gpu's blobs under mainline's io_mapping without HIGHMEM (run-guest --vgpu)
+	# virtio-gpu's blobs under mainline's io_mapping without HIGHMEM (run-guest
+	# --vgpu), and with PAE the windows above 4 GiB (docs/virtio-gpu.md's table)
 	case "$name" in
-	i386-nohighmem-6.12-prod | i386-nohighmem-6.12-fixed) frags+=("$here/kconfig/vgpu.config") ;;
+	i386-nohighmem-6.12-prod | i386-nohighmem-6.12-fixed | i386-nohighmem-pae-6.12-prod)
+		frags+=("$here/kconfig/vgpu.config") ;;
 	esac
 	# KUnit, for the project's debug kernels' guest/pvmap_test/pvmap_kunit.ko and for
 	# docs/upstream/'s kmap_local test: every kernel upstream_patches gives
