@@ -215,13 +215,15 @@ def info_pci(*bars):
 RAM = [(0, 0x9ffff), (0x100000, 0xbfffffff)]
 
 
-def info_mtree(ncpus, *bars, ram_name="pc.ram"):
+def info_mtree(ncpus, *bars, ram_name="pc.ram", window=None):
     """`info mtree` of a pc machine with @ncpus vCPUs, RAM as RAM says (`-m 3G`: the
     alias ram-below-4g of @ram_name) and an ivshmem(-plain) device for each (start,
     size) of @bars, as info_pci() has them: BAR0 its registers (MMIO), BAR2 its shared
     memory (RAM of the device's), in the PCI address space under RAM. As QEMU 7.2
     prints it: a section for each root (its address spaces, sorted by name), then
-    one for each region an alias aliases."""
+    one for each region an alias aliases. @window: (start, size, [(start, size)]),
+    virtio-gpu's host-visible window and the blobs the host mapped into it, as QEMU
+    10 prints them."""
     ram_end = RAM[-1][1]
 
     def line(level, start, end, prio, kind, name):
@@ -239,6 +241,10 @@ def info_mtree(ncpus, *bars, ram_name="pc.ram"):
                 line(3, 0xfebf0000 + i * 0x1000, 0xfebf00ff + i * 0x1000, 1, "i/o",
                      "ivshmem-mmio")]
     pci.sort(key=lambda ln: int(ln.split("-")[0], 16))
+    if window:
+        start, size, blobs = window
+        pci += [line(3, start, start + size - 1, 1, "i/o", "virtio-gpu-hostmem")]
+        pci += [line(4, b, b + n - 1, 0, "ram", "mr") for b, n in blobs]
     system = ([line(1, 0, M64, 0, "i/o", "system"),
                alias(2, 0, ram_end, 0, "ram", "ram-below-4g", ram_name, 0),
                line(2, 0, M64, -1, "i/o", "pci")] + pci +
@@ -299,8 +305,9 @@ class Guest:
     entries and none of the kernel's; the kernel's copy, 4 KiB below, has
     both (Linux's pti.c: user entries mirrored, NX added on the kernel side)."""
 
-    def __init__(self, mode, bars, ncpus=2, pse=True, pti=False, cpl=0):
+    def __init__(self, mode, bars, ncpus=2, pse=True, pti=False, cpl=0, window=None):
         self.mode, self.bars, self.pse, self.pti, self.cpl = mode, bars, pse, pti, cpl
+        self.window = window  # info_mtree()'s
         self.mem = Memory()
         self.cpus = [PageTables(mode, self.mem, pse) for _ in range(ncpus)]
         self.users = []
@@ -353,7 +360,7 @@ class Guest:
         if line == "info pci":
             return info_pci(*self.bars)
         if line == "info mtree":
-            return info_mtree(len(self.cpus), *self.bars)
+            return info_mtree(len(self.cpus), *self.bars, window=self.window)
         if line == "info cpus":
             return "".join(f"{'*' if i == 0 else ' '} CPU #{i}: thread_id={4242 + i}\r\n"
                            for i in range(len(self.cpus)))

@@ -554,6 +554,49 @@ def pti_guest(unpaired):
     return g
 
 
+def test_vgpu_window(audit, c):
+    """virtio-gpu's host-visible window from info mtree: a mapping of a window page no
+    live blob holds is stale, a process's or the kernel's (unbacked); a process's
+    mapping of a live blob is its mmap; a kernel mapping of a live blob is judged by
+    the live table as for any aperture."""
+    win, blob = 0xd0000000, 0xd0100000
+    r = Run(audit)
+    try:
+        g = Guest("pae", [(0xe0000000, 16 * MiB)], window=(win, 256 * MiB, [(blob, MiB)]))
+        g.kernel(0xc0000000, 0, 2 * MiB, flags="GDAW")              # the direct map
+        g.user(0, 0x40000000, blob, 4 * KiB, flags="DAW")           # mmap of the blob
+        g.user(1, 0x40001000, blob + MiB, 4 * KiB, flags="DAW")     # past it: no blob
+        g.kernel(0xf8000000, blob + 0x2000, 4 * KiB, flags="GDAW")  # in the blob, not live
+        g.kernel(0xf8001000, win, 4 * KiB, flags="GDAW")            # before it: no blob
+        g.kernel(0xf8002000, blob + MiB - 0x1000, 4 * KiB, flags="GDAW")  # its last page
+        g.kernel(0xf8003000, blob + MiB, 4 * KiB, flags="GDAW")            # the next
+        res = r.run("--json", r.guest(g, "vgpu.sock"))
+        doc = res.json()
+        c.result(res, "a window with one live blob: exit 1", 1)
+        got = {m["va"]: (m["kind"], m.get("unbacked")) for m in doc["guests"][0]["mappings"]} \
+            if doc else {}
+        want = {0x40000000: ("user", False), 0x40001000: ("stale", True),
+                0xf8000000: ("stale", False), 0xf8001000: ("stale", True),
+                0xf8002000: ("stale", False), 0xf8003000: ("stale", True)}
+        c.check("each mapping of the window: user, stale or stale and unbacked", got == want,
+                f"got {got}")
+        aps = [a["kind"] for a in doc["guests"][0]["apertures"]] if doc else []
+        c.check("the window audited as an aperture", "virtio-gpu" in aps, f"{aps}")
+        # the blob's mmap alone: clean
+        g = Guest("pae", [(0xe0000000, 16 * MiB)], window=(win, 256 * MiB, [(blob, MiB)]))
+        g.kernel(0xc0000000, 0, 2 * MiB, flags="GDAW")
+        g.user(0, 0x40000000, blob, 4 * KiB, flags="DAW")
+        res = r.run("--json", r.guest(g, "vgpu-clean.sock"))
+        c.result(res, "only a process's mmap of a live blob: exit 0", 0)
+        # a blob outside its window: could not check
+        g = Guest("pae", [(0xe0000000, 16 * MiB)], window=(win, MiB, [(win + MiB, MiB)]))
+        res = r.run(r.guest(g, "vgpu-bad.sock"))
+        c.result(res, "a blob outside the window: exit 2", 2, "outside")
+        c.notes.append("window pages no live blob holds: stale, unbacked; a blob's mmap: user")
+    finally:
+        r.close()
+
+
 def test_pti_unpaired(audit, c):
     """Under PTI a vCPU in user space has the user tables loaded (CR3's bit 12); the
     kernel's are the 4 KiB below when their user entries are the same. When they are not
@@ -617,6 +660,7 @@ def main():
                      ("audit_hostile_qmp", test_hostile_qmp),
                      ("audit_reads_guest_ram_only", test_reads_guest_ram_only),
                      ("audit_pti_unpaired", test_pti_unpaired),
+                     ("audit_vgpu_window", test_vgpu_window),
                      ("audit_real_qemu_paging",
                       lambda audit, c: test_real_qemu_paging(audit, c, args.guest)),
                      ("audit_pat_bit", lambda audit, c: test_pat_bit(audit, c, args.guest))):
