@@ -58,10 +58,17 @@ APT::Architectures { "amd64"; };
 EOF
 export APT_CONFIG=$apt/apt.conf
 
+# Offline, the lists of the last update still name the root fetched then.
 if [ -z "$(find "$apt/updated" -mtime -1 2>/dev/null)" ]; then
-	apt-get update >"$apt/update.log" 2>&1 ||
-		{ tail -n 5 "$apt/update.log" >&2; die "apt-get update of trixie's lists failed"; }
-	touch "$apt/updated"
+	if apt-get update >"$apt/update.log" 2>&1; then
+		touch "$apt/updated"
+	elif [ -e "$apt/updated" ]; then
+		echo "vgpu-qemu.sh: apt-get update of trixie's lists failed; using those of" \
+			"$(date -r "$apt/updated" +%F)" >&2
+	else
+		tail -n 5 "$apt/update.log" >&2
+		die "apt-get update of trixie's lists failed"
+	fi
 fi
 
 mapfile -t packages < <(sed 's/#.*//' "$here/vgpu-qemu.list" | tr -s ' \t' '\n' | sed '/^$/d')
