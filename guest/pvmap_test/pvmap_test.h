@@ -115,6 +115,7 @@ int pvmap_test_blob_step(struct pvmap_test_ctx *ctx, void *arg);
 
 struct pci_dev;
 bool pvmap_test_vgpu_window(struct pci_dev *pdev, u64 *base, u64 *size);
+bool pvmap_test_bar_assigned(struct pci_dev *pdev, int bar);
 
 /* The memory type that @vaddr's kernel PTE selects (*@large: a large page's). */
 enum pvmap_memtype pvmap_test_memtype_of(void __iomem *vaddr, bool *large);

@@ -83,13 +83,15 @@ static bool range_within(u64 base, u64 size, u64 start, u64 len)
 
 /*
  * Whether [@base, +@size) lies in a memory BAR of a device pvmap has bound,
- * or of one no driver has (memtype_conflict unbinds the aperture first), or
- * in virtio-gpu's host-visible window, which holds only the blobs the host
- * maps there (its driver never maps the window in the kernel). A request
- * maps what it is given write-combining and writes there: root's debugfs
- * is no reason to reach RAM or another driver's registers.
+ * or of one no driver has (memtype_conflict unbinds the aperture first),
+ * or, with @window_ok, in virtio-gpu's host-visible window, which holds
+ * only the blobs the host maps there (its driver never maps the window in
+ * the kernel; the requests that take it are made on the caller's own
+ * blobs). A BAR counts only where it was assigned: a request maps what it
+ * is given write-combining and writes there, and root's debugfs is no
+ * reason to reach RAM or another driver's registers.
  */
-static bool pvmap_test_range_is_aperture(u64 base, u64 size)
+static bool pvmap_test_range_is_aperture(u64 base, u64 size, bool window_ok)
 {
 	struct pci_dev *pdev = NULL;
 	u64 start, len;
@@ -101,7 +103,7 @@ static bool pvmap_test_range_is_aperture(u64 base, u64 size)
 		/* read without the device lock: good enough for a test module */
 		const struct device_driver *drv = READ_ONCE(pdev->dev.driver);
 
-		if (pvmap_test_vgpu_window(pdev, &start, &len) &&
+		if (window_ok && pvmap_test_vgpu_window(pdev, &start, &len) &&
 		    range_within(base, size, start, len)) {
 			pci_dev_put(pdev);
 			return true;
@@ -109,7 +111,7 @@ static bool pvmap_test_range_is_aperture(u64 base, u64 size)
 		if (drv && strcmp(drv->name, "pvmap"))
 			continue;
 		for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
-			if ((pci_resource_flags(pdev, bar) & IORESOURCE_MEM) &&
+			if (pvmap_test_bar_assigned(pdev, bar) &&
 			    range_within(base, size, pci_resource_start(pdev, bar),
 					 pci_resource_len(pdev, bar))) {
 				pci_dev_put(pdev);
@@ -120,12 +122,13 @@ static bool pvmap_test_range_is_aperture(u64 base, u64 size)
 	return false;
 }
 
-int pvmap_test_ctx_init(struct pvmap_test_ctx *ctx, struct pvmap_test_head *h, bool map)
+static int ctx_init(struct pvmap_test_ctx *ctx, struct pvmap_test_head *h, bool map,
+		    bool window_ok)
 {
 	*ctx = (struct pvmap_test_ctx){ .base = h->base, .size = h->size, .h = h };
 	h->status = PVMAP_TEST_PASS;
 	memset(h->msg, 0, sizeof(h->msg));
-	if (!pvmap_test_range_is_aperture(h->base, h->size))
+	if (!pvmap_test_range_is_aperture(h->base, h->size, window_ok))
 		return -EPERM;
 	/*
 	 * What maps picks random pages of the range, up to a MiB at a time:
@@ -147,6 +150,12 @@ int pvmap_test_ctx_init(struct pvmap_test_ctx *ctx, struct pvmap_test_head *h, b
 	}
 	ctx->slots = pvmap_io_mapping_clears_on_unmap(ctx->m) && !shared;
 	return 0;
+}
+
+/* The context of a request on an aperture pvmap has bound or no driver has. */
+int pvmap_test_ctx_init(struct pvmap_test_ctx *ctx, struct pvmap_test_head *h, bool map)
+{
+	return ctx_init(ctx, h, map, false);
 }
 EXPORT_SYMBOL_NS_GPL(pvmap_test_ctx_init, PVMAP_TEST);
 
@@ -233,12 +242,15 @@ static int pvmap_test_facilities(struct pvmap_test_ctx *ctx, void *arg)
 /* Requests that make their own io_mapping, or need none. */
 #define NO_MAPPING	BIT(1)
 /*
- * Requests on state kept between requests (the hazard engine's address,
- * the held PV map): one at a time, so that two openers neither leak a map
- * nor unmap one twice. Not the memtype hold, which waits for its release.
+ * Requests on state kept between requests (the hazard engine's address
+ * and window, the held PV map): one at a time, so that two openers neither
+ * leak a map nor unmap one twice. Not the memtype hold, which waits for
+ * its release.
  */
 #define HELD_STATE	BIT(2)
 static DEFINE_MUTEX(held_state_lock);
+/* Requests made on a blob of the caller's own, in virtio-gpu's window. */
+#define WINDOW_OK	BIT(3)
 
 static const struct pvmap_test_ioctl {
 	unsigned int cmd;
@@ -255,8 +267,8 @@ static const struct pvmap_test_ioctl {
 	{ PVMAP_TEST_POOL_HOLD, pvmap_test_pool_hold, NO_MAPPING },
 	{ PVMAP_TEST_POOL_RELEASE, pvmap_test_pool_release, NO_MAPPING | ANY_RANGE },
 	{ PVMAP_TEST_PROBE, pvmap_test_probe, NO_MAPPING | ANY_RANGE },
-	{ PVMAP_TEST_FACILITIES, pvmap_test_facilities, NO_MAPPING },
-	{ PVMAP_TEST_HAZARD_MAP, pvmap_test_hazard_map, HELD_STATE },
+	{ PVMAP_TEST_FACILITIES, pvmap_test_facilities, NO_MAPPING | WINDOW_OK },
+	{ PVMAP_TEST_HAZARD_MAP, pvmap_test_hazard_map, HELD_STATE | WINDOW_OK },
 	{ PVMAP_TEST_HAZARD_WRITE, pvmap_test_hazard_write, NO_MAPPING | HELD_STATE },
 	{ PVMAP_TEST_MAINLINE, pvmap_test_mainline, NO_MAPPING },
 	{ PVMAP_TEST_IRQ_LOAD, pvmap_test_irq_load },
@@ -265,9 +277,9 @@ static const struct pvmap_test_ioctl {
 	{ PVMAP_TEST_PV_HOLD, pvmap_test_pv_hold, HELD_STATE },
 	{ PVMAP_TEST_PV_RELEASE, pvmap_test_pv_release, NO_MAPPING | HELD_STATE },
 	{ PVMAP_TEST_XEN_VECTOR, pvmap_test_xen_vector, NO_MAPPING },
-	{ PVMAP_TEST_PATTERN, pvmap_test_pattern },
+	{ PVMAP_TEST_PATTERN, pvmap_test_pattern, WINDOW_OK },
 	{ PVMAP_TEST_VGPU_WINDOW, pvmap_test_vgpu_window_request, NO_MAPPING | ANY_RANGE },
-	{ PVMAP_TEST_BLOB_HAZARD, pvmap_test_blob_hazard, NO_MAPPING | HELD_STATE },
+	{ PVMAP_TEST_BLOB_HAZARD, pvmap_test_blob_hazard, NO_MAPPING | HELD_STATE | WINDOW_OK },
 	{ PVMAP_TEST_BLOB_STEP, pvmap_test_blob_step, NO_MAPPING | ANY_RANGE },
 };
 
@@ -289,16 +301,20 @@ static long pvmap_test_run(const struct pvmap_test_ioctl *op, void __user *uarg)
 		ret = op->run(&ctx, h);
 		goto out;
 	}
-	ret = pvmap_test_ctx_init(&ctx, h, !(op->flags & NO_MAPPING));
+	ret = ctx_init(&ctx, h, !(op->flags & NO_MAPPING), op->flags & WINDOW_OK);
 	if (ret)
 		goto out;
 	/* a mapping that could not be made is the request's verdict */
 	if ((op->flags & NO_MAPPING) || ctx.m) {
-		if (op->flags & HELD_STATE)
-			mutex_lock(&held_state_lock);
-		ret = op->run(&ctx, h);
-		if (op->flags & HELD_STATE)
-			mutex_unlock(&held_state_lock);
+		bool held = op->flags & HELD_STATE;
+
+		/* BLOB_HAZARD holds it for as long as its wait: a killed waiter goes */
+		ret = held ? mutex_lock_killable(&held_state_lock) : 0;
+		if (!ret) {
+			ret = op->run(&ctx, h);
+			if (held)
+				mutex_unlock(&held_state_lock);
+		}
 	}
 	pvmap_test_ctx_fini(&ctx);
 out:

@@ -33,6 +33,18 @@ static u64 vgpu_cap_u64(struct pci_dev *pdev, int pos, size_t lo, size_t hi)
 }
 
 /*
+ * Whether @pdev's @bar is memory the PCI core assigned and claimed: one it
+ * could not place (IORESOURCE_UNSET, no parent) may read as address 0.
+ */
+bool pvmap_test_bar_assigned(struct pci_dev *pdev, int bar)
+{
+	const struct resource *r = &pdev->resource[bar];
+
+	return (r->flags & IORESOURCE_MEM) && !(r->flags & IORESOURCE_UNSET) && r->parent &&
+	       resource_size(r);
+}
+
+/*
  * The host-visible window of @pdev, a virtio-gpu device: its shared memory
  * capability VIRTIO_GPU_SHM_ID_HOST_VISIBLE, which names a BAR and a range
  * inside it (virtio_pci_modern's virtio_pci_find_shm_cap() reads the same).
@@ -55,7 +67,7 @@ bool pvmap_test_vgpu_window(struct pci_dev *pdev, u64 *base, u64 *size)
 		if (type != VIRTIO_PCI_CAP_SHARED_MEMORY_CFG ||
 		    id != VIRTIO_GPU_SHM_ID_HOST_VISIBLE)
 			continue;
-		if (bar >= PCI_STD_NUM_BARS || !(pci_resource_flags(pdev, bar) & IORESOURCE_MEM))
+		if (bar >= PCI_STD_NUM_BARS || !pvmap_test_bar_assigned(pdev, bar))
 			return false;
 		offset = vgpu_cap_u64(pdev, pos, offsetof(struct virtio_pci_cap64, cap.offset),
 				      offsetof(struct virtio_pci_cap64, offset_hi));
@@ -101,6 +113,8 @@ int pvmap_test_vgpu_window_request(struct pvmap_test_ctx *ctx, void *arg)
 		if (pvmap_test_vgpu_window(pdev, &req->base, &req->size)) {
 			pci_dev_put(pdev);
 			req->user_phys = 0;
+			if (req->user_va > ULONG_MAX)
+				return -EINVAL;
 			return req->user_va ? vgpu_user_phys(req->user_va, &req->user_phys) : 0;
 		}
 	}
@@ -123,6 +137,8 @@ static DEFINE_MUTEX(blob_hazard_lock);
 static DECLARE_COMPLETION(blob_unmapped);
 static DECLARE_COMPLETION(blob_go);
 static void __iomem *blob_old_va;
+static bool blob_armed;	/* ARM since the last run: its completions fresh */
+static bool blob_cancelled;	/* CANCEL since ARM */
 
 static int blob_wait(struct completion *done, u32 timeout_ms)
 {
@@ -146,12 +162,17 @@ int pvmap_test_blob_step(struct pvmap_test_ctx *ctx, void *arg)
 		reinit_completion(&blob_unmapped);
 		reinit_completion(&blob_go);
 		WRITE_ONCE(blob_old_va, NULL);
+		WRITE_ONCE(blob_cancelled, false);
+		blob_armed = true;
 		mutex_unlock(&blob_hazard_lock);
 		return 0;
 	case PVMAP_BLOB_WAIT_UNMAPPED:
 		ret = blob_wait(&blob_unmapped, req->timeout_ms);
 		req->va = (unsigned long)READ_ONCE(blob_old_va);
 		return ret;
+	case PVMAP_BLOB_CANCEL:
+		WRITE_ONCE(blob_cancelled, true);
+		fallthrough;
 	case PVMAP_BLOB_GO:
 		complete(&blob_go);
 		return 0;
@@ -165,18 +186,26 @@ int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg)
 	static const char data[] = "guest data in blob A";
 	struct pvmap_test_blob_hazard *req = arg;
 	struct pvmap_io_mapping *m = NULL;
+	void __iomem *vaddr = NULL;
 	struct io_mapping mainline;
-	void __iomem *vaddr;
-	int ret;
+	bool have_mainline = false;
+	int ret = 0;
 
-	if (req->offset >= ctx->size || !IS_ALIGNED(req->offset, PAGE_SIZE) ||
+	if (req->offset >= ctx->size || ctx->size - req->offset < PAGE_SIZE ||
+	    !IS_ALIGNED(ctx->base + req->offset, PAGE_SIZE) ||
 	    !req->timeout_ms || req->timeout_ms > 60000)
 		return -EINVAL;
 	if (!mutex_trylock(&blob_hazard_lock))
 		return -EBUSY;
+	/* a GO left from before would let the write go before the host remapped */
+	if (!blob_armed) {
+		ret = test_fail(ctx, "BLOB_STEP ARM first");
+		goto done;
+	}
+	blob_armed = false;
 	if (req->engine == PVMAP_BLOB_PTE_LEFT && !pvmap_test_hazard_demo) {
 		ret = test_fail(ctx, "the engine that leaves its PTE needs hazard_demo=1");
-		goto unlock;
+		goto done;
 	}
 	/* just the page: the rest of the window may be mapped otherwise by now */
 	switch (req->engine) {
@@ -185,7 +214,8 @@ int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg)
 		m = pvmap_io_mapping_create_wc(ctx->base + req->offset, PAGE_SIZE);
 		if (IS_ERR(m)) {
 			ret = test_fail(ctx, "create_wc: %ld", PTR_ERR(m));
-			goto unlock;
+			m = NULL;
+			goto done;
 		}
 		req->clears = req->engine == PVMAP_BLOB_PVMAP &&
 			      pvmap_io_mapping_clears_on_unmap(m);
@@ -193,14 +223,15 @@ int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg)
 	case PVMAP_BLOB_MAINLINE:
 		if (!io_mapping_init_wc(&mainline, ctx->base + req->offset, PAGE_SIZE)) {
 			ret = test_fail(ctx, "io_mapping_init_wc");
-			goto unlock;
+			goto done;
 		}
+		have_mainline = true;
 		/* what <linux/io-mapping.h> promises: x86_64 maps the range for good */
 		req->clears = !IS_ENABLED(CONFIG_64BIT);
 		break;
 	default:
 		ret = -EINVAL;
-		goto unlock;
+		goto done;
 	}
 	/* one CPU throughout: the TLB entry in question is this CPU's */
 	migrate_disable();
@@ -221,19 +252,23 @@ int pvmap_test_blob_hazard(struct pvmap_test_ctx *ctx, void *arg)
 			io_mapping_unmap_local(vaddr);
 		WRITE_ONCE(blob_old_va, vaddr);
 		req->va = (unsigned long)vaddr;
-	}
-	complete(&blob_unmapped);
-	ret = vaddr ? blob_wait(&blob_go, req->timeout_ms) : 0;
-	if (vaddr && !ret)
-		req->landed = pvmap_test_store_stale(vaddr);
-	migrate_enable();
-	if (!vaddr)
+		complete(&blob_unmapped);
+		ret = blob_wait(&blob_go, req->timeout_ms);
+		if (!ret && READ_ONCE(blob_cancelled))
+			ret = -ECANCELED;
+		if (!ret)
+			req->landed = pvmap_test_store_stale(vaddr);
+	} else {
 		ret = test_fail(ctx, "map returned NULL");
+	}
+	migrate_enable();
+done:
+	/* WAIT_UNMAPPED's answer on every way out: va 0 when there was no map */
+	complete(&blob_unmapped);
 	if (m)
 		pvmap_io_mapping_free(m);
-	else
+	if (have_mainline)
 		io_mapping_fini(&mainline);
-unlock:
 	mutex_unlock(&blob_hazard_lock);
 	return ret;
 }

@@ -208,6 +208,7 @@ enum pvmap_test_blob_step {
 	PVMAP_BLOB_ARM,
 	PVMAP_BLOB_WAIT_UNMAPPED,
 	PVMAP_BLOB_GO,
+	PVMAP_BLOB_CANCEL,		/* as GO, but the run writes nothing (-ECANCELED) */
 };
 
 /*

@@ -299,6 +299,9 @@ TEST_F(pvmap, vgpu_pvmap_reads_blob)
 	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=%#" PRIx64 "\n",
 	       (unsigned long long)VGPU_BLOB_SIZE, seed, offset);
 	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read the blob");
+	munmap(p, VGPU_BLOB_SIZE);
+	vgpu_blob_free(fd, bo);
+	close(fd);
 }
 
 /*
@@ -327,17 +330,23 @@ static int blob_step(uint32_t step)
 	       fail("BLOB_STEP %u: %s", step, strerror(errno)) : 0;
 }
 
-/* Blob B's first bytes are the stale message: -1 after fail(), else 0 or 1. */
-static int blob_holds_stale(int fd, uint32_t bo)
+/*
+ * Blob B's first bytes: zeroed and checked (@clear), or compared with the
+ * stale message: -1 after fail(), else 1 when they are what is asked.
+ */
+static int blob_first_bytes(int fd, uint32_t bo, bool clear)
 {
+	static const uint8_t zero[PVMAP_TEST_STALE_LEN];
 	uint8_t *p = vgpu_blob_map(fd, bo, VGPU_BLOB_SIZE);
-	int holds;
+	int is;
 
 	if (p == MAP_FAILED)
 		return fail("map blob B: %s", strerror(errno));
-	holds = !memcmp(p, PVMAP_TEST_STALE_MSG, PVMAP_TEST_STALE_LEN);
+	if (clear)
+		memset(p, 0, PVMAP_TEST_STALE_LEN);
+	is = !memcmp(p, clear ? (const void *)zero : PVMAP_TEST_STALE_MSG, PVMAP_TEST_STALE_LEN);
 	munmap(p, VGPU_BLOB_SIZE);
-	return holds;
+	return is;
 }
 
 /*
@@ -386,19 +395,23 @@ static int blob_hazard_once(int fd_a, int fd_b, uint64_t base, uint64_t window, 
 		bo_b = 0;
 		usleep(20000);
 	}
-	if (off_b == off_a)
+	if (off_b != off_a)
+		fail("blob B never took blob A's place %#" PRIx64, off_a);
+	/* what blob B holds before the write: nothing of the message */
+	else if (blob_first_bytes(fd_b, bo_b, true) == 1)
 		ret = 0;
 	else
-		fail("blob B never took blob A's place %#" PRIx64, off_a);
+		fail("blob B does not read back the zeroes written to it");
 go:
-	blob_step(PVMAP_BLOB_GO);
+	/* on a failure the old pointer's page is no blob B of ours: no write */
+	blob_step(ret ? PVMAP_BLOB_CANCEL : PVMAP_BLOB_GO);
 	waitpid(pid, &status, 0);
 	unpin();
 	*out = shared->req;
-	if (shared->ret || out->h.status != PVMAP_TEST_PASS)
+	if (!ret && (shared->ret || out->h.status != PVMAP_TEST_PASS))
 		ret = fail("BLOB_HAZARD: %s", out->h.msg[0] ? out->h.msg : "it did not run");
 	if (!ret) {
-		holds = blob_holds_stale(fd_b, bo_b);
+		holds = blob_first_bytes(fd_b, bo_b, false);
 		*in_b = holds == 1;
 		printf("# pvmap-host: vgpu-reuse at=%#" PRIx64 " landed=%u\n", off_b, out->landed);
 		if (holds < 0 || !guest_host_sync("vgpu-reuse"))
@@ -436,7 +449,7 @@ TEST_F(pvmap, vgpu_blob_reuse_hazard)
 					    PVMAP_BLOB_PTE_LEFT };
 	static const char *const names[] = { "pvmap", "mainline", "PTE left (hazard_demo)" };
 	struct pvmap_test_facilities fac = { 0 };
-	bool highmem, fixed, bug = false, in_b = false, x86_64 = sizeof(long) == 8;
+	bool highmem, fixed, x86_64, bug = false, in_b = false;
 	uint64_t base, window;
 	int fd_a, fd_b, ret = 0;
 
@@ -452,6 +465,7 @@ TEST_F(pvmap, vgpu_blob_reuse_hazard)
 	ASSERT_EQ(0, guest_test(PVMAP_TEST_FACILITIES, &fac, base, window));
 	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
 	fixed = guest_upstream_fixes();
+	x86_64 = fac.paging >= 4;	/* the kernel's, whatever this program's */
 	for (unsigned int i = 0; i < 3 && !ret; i++) {
 		struct pvmap_test_blob_hazard r = { 0 };
 
@@ -538,6 +552,11 @@ TEST_F(pvmap, audit_vgpu_clean)
 	else if (!guest_host_sync("vgpu-audit"))
 		ret = fail("the host did not audit");
 	spinners_stop(pids, spinning);
+	for (int i = 0; i < 2; i++) {
+		munmap(p[i], VGPU_BLOB_SIZE);
+		vgpu_blob_free(fd[i], bo[i]);
+		close(fd[i]);
+	}
 	ASSERT_EQ(0, ret);
 }
 
@@ -583,6 +602,7 @@ TEST_F(pvmap, audit_vgpu_stale)
 out:
 	/* the hazard window's PTE goes with the module; later tests load it afresh */
 	guest_test_unload();
+	close(fd);
 	ASSERT_EQ(0, ret);
 }
 

@@ -196,9 +196,20 @@ class Memory:
                 self.words.get(table + o, 0) & P_PRESENT]
 
 
-def info_pci(*bars):
-    """`info pci` with one ivshmem(-plain) device for each (start, size)."""
+def info_pci(*bars, window=None):
+    """`info pci` with one ivshmem(-plain) device for each (start, size); with @window
+    ((start, size, blobs) as info_mtree() takes it), a virtio-gpu-gl-pci whose BAR4 it
+    is, as QEMU 10 prints it (its modern BAR moved to BAR2)."""
     out = []
+    if window:
+        out += ["  Bus  0, device   2, function 0:",
+                "    Display controller: PCI device 1af4:1050",
+                "      PCI subsystem 1af4:1100",
+                "      BAR1: 32 bit memory at 0xfebf8000 [0xfebf8fff]",
+                "      BAR2: 64 bit prefetchable memory at 0xfe000000 [0xfe003fff]",
+                f"      BAR4: 64 bit prefetchable memory at {window[0]:#x} "
+                f"[{window[0] + window[1] - 1:#x}]",
+                "      id \"vgpu0\""]
     for i, (start, size) in enumerate(bars):
         out += [f"  Bus  0, device  {3 + i:2d}, function 0:",
                 "    RAM controller: PCI device 1af4:1110",
@@ -307,7 +318,10 @@ class Guest:
 
     def __init__(self, mode, bars, ncpus=2, pse=True, pti=False, cpl=0, window=None):
         self.mode, self.bars, self.pse, self.pti, self.cpl = mode, bars, pse, pti, cpl
-        self.window = window  # info_mtree()'s
+        # info_pci()'s and info_mtree()'s; then, from the second info mtree on, the
+        # window as mtree_later has it (the host mapped or unmapped a blob meanwhile)
+        self.window = self.mtree_window = self.mtree_later = window
+        self.mtree_asked = 0
         self.mem = Memory()
         self.cpus = [PageTables(mode, self.mem, pse) for _ in range(ncpus)]
         self.users = []
@@ -358,9 +372,11 @@ class Guest:
     def answer(self, line, cpu):
         """The text of a human-monitor command, or None (QEMU's error)."""
         if line == "info pci":
-            return info_pci(*self.bars)
+            return info_pci(*self.bars, window=self.window)
         if line == "info mtree":
-            return info_mtree(len(self.cpus), *self.bars, window=self.window)
+            self.mtree_asked += 1
+            return info_mtree(len(self.cpus), *self.bars, window=self.mtree_window
+                              if self.mtree_asked == 1 else self.mtree_later)
         if line == "info cpus":
             return "".join(f"{'*' if i == 0 else ' '} CPU #{i}: thread_id={4242 + i}\r\n"
                            for i in range(len(self.cpus)))

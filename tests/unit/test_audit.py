@@ -588,10 +588,23 @@ def test_vgpu_window(audit, c):
         g.user(0, 0x40000000, blob, 4 * KiB, flags="DAW")
         res = r.run("--json", r.guest(g, "vgpu-clean.sock"))
         c.result(res, "only a process's mmap of a live blob: exit 0", 0)
-        # a blob outside its window: could not check
+        # a blob outside its window; a window info pci shows and info mtree does not;
+        # a blob unmapped while the tables were read: could not check
         g = Guest("pae", [(0xe0000000, 16 * MiB)], window=(win, MiB, [(win + MiB, MiB)]))
         res = r.run(r.guest(g, "vgpu-bad.sock"))
         c.result(res, "a blob outside the window: exit 2", 2, "outside")
+        g = Guest("pae", [(0xe0000000, 16 * MiB)], window=(win, 256 * MiB, [(blob, MiB)]))
+        g.kernel(0xc0000000, 0, 2 * MiB, flags="GDAW")
+        g.mtree_window = g.mtree_later = None
+        res = r.run(r.guest(g, "vgpu-no-mtree.sock"))
+        c.result(res, "virtio-gpu's window in info pci, none in info mtree: exit 2", 2,
+                 "none in `info mtree`")
+        g = Guest("pae", [(0xe0000000, 16 * MiB)], window=(win, 256 * MiB, [(blob, MiB)]))
+        g.kernel(0xc0000000, 0, 2 * MiB, flags="GDAW")
+        g.user(0, 0x40000000, blob, 4 * KiB, flags="DAW")
+        g.mtree_later = (win, 256 * MiB, [])
+        res = r.run(r.guest(g, "vgpu-changed.sock"))
+        c.result(res, "the blob unmapped while the tables were read: exit 2", 2, "changed")
         c.notes.append("window pages no live blob holds: stale, unbacked; a blob's mmap: user")
     finally:
         r.close()

@@ -16,16 +16,21 @@
  * not_if: a BAR whose presence makes the device something else: an
  * ivshmem with the MSI-X BAR1 is an ivshmem-doorbell, pvmap-hv's
  * hypercall channel (the guest maps its shared memory for good).
+ * only_if: a BAR without which the device has no aperture: a virtio-gpu
+ * has its host-visible window in BAR4 only when its modern BAR moved to
+ * BAR2 to make room (QEMU's virtio_gpu_pci_base_realize(); without a
+ * window BAR4 is the modern BAR).
  */
 static const struct {
 	unsigned int vendor, device;
 	int bar, bar64;		/* bar64: preferred when present */
-	int not_if;
+	int not_if, only_if;
 	const char *kind;
 } known[] = {
-	{ 0x1af4, 0x1110, 2, -1, 1, "ivshmem" },
-	{ 0x1234, 0x1111, 0, -1, -1, "stdvga" },
-	{ 0x1b36, 0x0100, 1, 4, -1, "qxl" },
+	{ 0x1af4, 0x1110, 2, -1, 1, -1, "ivshmem" },
+	{ 0x1234, 0x1111, 0, -1, -1, -1, "stdvga" },
+	{ 0x1b36, 0x0100, 1, 4, -1, -1, "qxl" },
+	{ 0x1af4, 0x1050, 4, -1, -1, 2, "virtio-gpu" },
 };
 
 /* Count the aperture of a device that is complete, if it is a known one; store it below @max. */
@@ -36,7 +41,8 @@ static int add_device(const struct aperture *cur, uint64_t bars[6][2], const int
 		int use;
 
 		if (cur->vendor != known[k].vendor || cur->device != known[k].device ||
-		    (known[k].not_if >= 0 && have[known[k].not_if]))
+		    (known[k].not_if >= 0 && have[known[k].not_if]) ||
+		    (known[k].only_if >= 0 && !have[known[k].only_if]))
 			continue;
 		use = known[k].bar64 >= 0 && have[known[k].bar64] ? known[k].bar64 : known[k].bar;
 		if (!have[use])

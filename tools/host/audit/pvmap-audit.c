@@ -411,6 +411,62 @@ static void merge_found(struct guest *g)
 }
 
 /*
+ * virtio-gpu's window as `info pci` has it (its BAR4, @g->ap's aperture
+ * "virtio-gpu") and as `info mtree` has it, with the blobs in it, must be
+ * the same, or which blobs are live cannot be told: 0, or -1 and the reason.
+ */
+static int check_window(struct guest *g)
+{
+	const struct aperture *pci = NULL;
+	int n = 0;
+
+	for (int a = 0; a < g->nap; a++)
+		if (!strcmp(g->ap[a].kind, "virtio-gpu")) {
+			pci = &g->ap[a];
+			n++;
+		}
+	bool in_mtree = g->window.start <= g->window.end;
+
+	if (n <= 1 && (pci ? in_mtree && g->window.start == pci->start &&
+			     g->window.end == pci->end : !in_mtree))
+		return 0;
+	snprintf(g->error, sizeof(g->error), "virtio-gpu's window: %d in `info pci`, %s in "
+		 "`info mtree`: could not tell which blobs are live", n,
+		 !in_mtree ? "none" : pci ? "another" : "one");
+	return -1;
+}
+
+/*
+ * The blobs again, after the walk: a blob the host unmapped meanwhile
+ * would leave a mapping of it judged a process's mmap. 0 when the window
+ * and its blobs are as before, else -1 and the reason.
+ */
+static int blobs_unchanged(struct guest *g, struct conn *c)
+{
+	struct phys_range window, *blobs = malloc(AUDIT_MAX_BLOBS * sizeof(*blobs));
+	char *text, err[256];
+	int n = -1;
+
+	if (!blobs) {
+		snprintf(g->error, sizeof(g->error), "out of memory");
+		return -1;
+	}
+	if (!hmp(c, "info mtree", -1, &text, g->error, sizeof(g->error))) {
+		n = parse_mtree_hostmem(text, &window, blobs, AUDIT_MAX_BLOBS, err, sizeof(err));
+		free(text);
+		if (n != g->nblobs || window.start != g->window.start ||
+		    window.end != g->window.end ||
+		    memcmp(blobs, g->blobs, (size_t)g->nblobs * sizeof(*blobs)))
+			snprintf(g->error, sizeof(g->error), "virtio-gpu's blobs changed while the "
+				 "page tables were read (%d, then %d): could not check", g->nblobs, n);
+		else
+			n = -2;
+	}
+	free(blobs);
+	return n == -2 ? 0 : -1;
+}
+
+/*
  * Whether @f maps a page of virtio-gpu's host-visible window that no live
  * blob holds: whoever maps it, kernel or process, reaches what the host
  * gave back or gives to the next blob.
@@ -728,9 +784,8 @@ int audit(struct guest *g)
 	g->nap = n;
 	for (int i = 0; i < g->ngiven; i++)
 		g->ap[g->nap++] = g->given[i];
-	if (g->window.start <= g->window.end)
-		g->ap[g->nap++] = (struct aperture){ .bar = -1, .start = g->window.start,
-						     .end = g->window.end, .kind = "virtio-gpu" };
+	if (check_window(g))
+		goto out;
 	if (hmp(&c, "info cpus", -1, &text, g->error, sizeof(g->error)))
 		goto out;
 	g->ncpus = parse_info_cpus(text, g->cpu_index, MAX_VCPUS);
@@ -745,6 +800,8 @@ int audit(struct guest *g)
 		if (audit_vcpu(g, &c, &w, i, &votes))
 			goto out;
 	if (!kernel_tables_seen(g))
+		goto out;
+	if (g->window.start <= g->window.end && blobs_unchanged(g, &c))
 		goto out;
 	/* after the page-table check, which explains an early guest better */
 	if (!g->nap) {
