@@ -208,6 +208,24 @@ static int vgpu_blob_place(int fd, uint64_t size, uint32_t blob_id, uint32_t *bo
 }
 
 /*
+ * A 1 MiB blob of a virgl2 context on the render node, mapped whole: the
+ * map, its fd and handle; NULL when the test skips (vgpu_ready()).
+ */
+static uint8_t *vgpu_one_blob(struct __test_metadata *_metadata, int *fd, uint32_t *bo)
+{
+	uint8_t *p;
+
+	*fd = vgpu_ready(_metadata);
+	if (*fd < 0)
+		return NULL;
+	ASSERT_EQ(0, vgpu_context(*fd));
+	ASSERT_EQ(0, vgpu_blob_create(*fd, VGPU_BLOB_SIZE, 1, bo)) TH_LOG("RESOURCE_CREATE_BLOB");
+	p = vgpu_blob_map(*fd, *bo, VGPU_BLOB_SIZE);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("map the blob: %s", strerror(errno));
+	return p;
+}
+
+/*
  * A blob end to end: virtio-gpu with its host-visible window, a virgl2
  * context, a 1 MiB HOST3D blob created, mapped and written with a pattern
  * that reads back in the guest; the host then finds the blob in the window
@@ -220,13 +238,9 @@ TEST_F(pvmap, vgpu_blob_roundtrip)
 	uint8_t *p;
 	int fd;
 
-	fd = vgpu_ready(_metadata);
-	if (fd < 0)
+	p = vgpu_one_blob(_metadata, &fd, &bo);
+	if (!p)
 		return;
-	ASSERT_EQ(0, vgpu_context(fd));
-	ASSERT_EQ(0, vgpu_blob_create(fd, VGPU_BLOB_SIZE, 1, &bo)) TH_LOG("RESOURCE_CREATE_BLOB");
-	p = vgpu_blob_map(fd, bo, VGPU_BLOB_SIZE);
-	ASSERT_NE(MAP_FAILED, p) TH_LOG("map the blob: %s", strerror(errno));
 	seed = random_u64();
 	pvmap_pattern_fill(p, VGPU_BLOB_SIZE, seed, 0);
 	bad = pvmap_pattern_check(p, VGPU_BLOB_SIZE, seed, 0);
@@ -256,13 +270,9 @@ TEST_F(pvmap, vgpu_pvmap_reads_blob)
 	uint8_t *p;
 	int fd;
 
-	fd = vgpu_ready(_metadata);
-	if (fd < 0)
+	p = vgpu_one_blob(_metadata, &fd, &bo);
+	if (!p)
 		return;
-	ASSERT_EQ(0, vgpu_context(fd));
-	ASSERT_EQ(0, vgpu_blob_create(fd, VGPU_BLOB_SIZE, 1, &bo)) TH_LOG("RESOURCE_CREATE_BLOB");
-	p = vgpu_blob_map(fd, bo, VGPU_BLOB_SIZE);
-	ASSERT_NE(MAP_FAILED, p) TH_LOG("map the blob: %s", strerror(errno));
 	ASSERT_EQ(0, vgpu_window(&base, &window, p, &phys));
 	ASSERT_TRUE(phys >= base && phys - base <= window - VGPU_BLOB_SIZE)
 		TH_LOG("blob at %#" PRIx64 ", window %#" PRIx64 "+%#" PRIx64, phys, base, window);
