@@ -18,6 +18,12 @@
 #                           686-pae config becomes since 6.15 (make check-full;
 #                           make check). These, i386, i386-6.12 and x86_64 have
 #                           KUnit and docs/upstream/'s KUnit test, fixed or not
+#   i386-nohighmem-pae-6.12-above4g, i386-above4g
+#                           i386-nohighmem-pae-6.12-prod and the i386 debug
+#                           kernel (6.1) with virtio-gpu built in and
+#                           docs/upstream/virtio-gpu-above-4g/ applied (its
+#                           stable/ PAGE_MASK backport first): virtio-gpu
+#                           windows above 4 GiB (make check-full)
 #   i386-6.12 x86_64-6.12   the same debug fragments on Debian's linux-source-6.12
 #   deb-686-pae deb-686 deb-amd64
 #                           Debian bookworm's own current linux-image and
@@ -204,14 +210,31 @@ unpack_source() {
 # kernel, where DEBUG_KMAP_LOCAL_FORCE_MAP maps every page in a slot);
 # none for the rest. Their diffs key the source.
 upstream_patches() {
-	local all
+	local all above4g=$here/../../docs/upstream/virtio-gpu-above-4g
 	all=$(ls "$here"/../../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-)
 	case "$name" in
 	*-fixed) echo "$all" ;;
-	i386 | x86_64 | i386-6.12 | i386-nohighmem*-6.12-*)
+	i386 | x86_64 | i386-6.12 | i386-nohighmem*-6.12-* | *-above4g)
 		# shellcheck disable=SC2086 # one path per word
 		grep -l '^+++ b/mm/tests/kmap_local_kunit\.c' $all ;;
 	esac
+	# The -above4g kernels: the virtio-gpu series for 32-bit windows above
+	# 4 GiB, after the stable backport it needs (x86's PAGE_MASK)
+	case "$name" in
+	*-above4g)
+		printf '%s\n' "$above4g"/stable/[0-9][0-9][0-9][0-9]-*.patch
+		printf '%s\n' "$above4g"/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-
+		;;
+	esac
+}
+
+# has_kunit_test: whether upstream_patches carry docs/upstream/'s KUnit test
+has_kunit_test() {
+	local p
+	for p in $(upstream_patches); do
+		grep -q '^+++ b/mm/tests/kmap_local_kunit\.c' "$p" && return 0
+	done
+	return 1
 }
 
 upstream_key() {
@@ -264,26 +287,27 @@ built_kernel_dir() {
 	*) frags+=("$here/kconfig/$arch.config") ;;
 	esac
 	case "$name" in
-	*-prod | *-fixed) frags+=("$here/kconfig/production.config") ;;
+	*-prod | *-fixed | *-6.12-above4g) frags+=("$here/kconfig/production.config") ;;
 	esac
 	case "$name" in
 	*-fixed) frags+=("$here/kconfig/upstream-fixes.config") ;;
 	esac
 	# The guests of pvmap_drm boot these (make check: i386; check-full: the rest).
 	case "$name" in
-	i386 | x86_64) frags+=("$here/kconfig/drm.config") ;;
+	i386 | x86_64 | i386-above4g) frags+=("$here/kconfig/drm.config") ;;
 	i386-6.12 | x86_64-6.12) frags+=("$here/kconfig/drm.config" "$here/kconfig/drm-6.12.config") ;;
 	esac
 	# virtio-gpu's blobs under mainline's io_mapping without HIGHMEM (run-guest
 	# --vgpu), and with PAE the windows above 4 GiB (docs/virtio-gpu.md's table)
 	case "$name" in
-	i386-nohighmem-6.12-prod | i386-nohighmem-6.12-fixed | i386-nohighmem-pae-6.12-prod)
+	i386-nohighmem-6.12-prod | i386-nohighmem-6.12-fixed | i386-nohighmem-pae-6.12-prod | \
+		*-above4g)
 		frags+=("$here/kconfig/vgpu.config") ;;
 	esac
 	# KUnit, for the project's debug kernels' guest/pvmap_test/pvmap_kunit.ko and for
 	# docs/upstream/'s kmap_local test: every kernel upstream_patches gives
-	# that test to (the kernels with any patch of the series)
-	[ -n "$(upstream_patches)" ] &&
+	# that test to
+	has_kunit_test &&
 		frags+=("$here/kconfig/kunit.config" "$here/kconfig/kmap-local-kunit.config")
 	[ "$srcname" = linux-source-6.12 ] && frags+=("$here/kconfig/6.12.config")
 
