@@ -421,6 +421,12 @@ void vgpu_window_from_mtree(void)
 		/* a blob outside its window, blobs that overlap */
 		{ VG_TREE(VG_BLOB("dfff0000", "e00fffff")), -1 },
 		{ VG_TREE(VG_BLOB("e0000000", "e00fffff") VG_BLOB("e0080000", "e017ffff")), -1 },
+		/*
+		 * a blob whose offset wrapped (a 32-bit guest that truncated the
+		 * window's base): QEMU 10 adds it and flags the line
+		 */
+		{ VG_TREE("[DETECTED OVERFLOW!]         0000000000000000-00000000000fffff "
+			  "(prio 0, ram): mr\r\n"), -1 },
 		/* two windows elsewhere: one virtio-gpu at most */
 		{ VG_TREE("") "\r\nmemory-region: pci\r\n"
 		  "  00000000d0000000-00000000dfffffff (prio 1, i/o): virtio-gpu-hostmem\r\n", -1 },

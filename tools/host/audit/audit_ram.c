@@ -611,6 +611,8 @@ static int add_blob(struct phys_range *blob, int *n, int max, uint64_t start, ui
  * same @window throughout, and the regions mapped directly into it
  * (*@nblob of them in @blob). 0, or -1 and @err.
  */
+#define MTREE_OVERFLOW	"[DETECTED OVERFLOW!]"
+
 static int hostmem_tree(const char *line, struct phys_range *window, bool *seen,
 			struct phys_range *blob, int *nblob, int max, char *err, size_t errlen)
 {
@@ -624,6 +626,16 @@ static int hostmem_tree(const char *line, struct phys_range *window, bool *seen,
 		if (end == line)
 			break;
 		if (tree_line(line, end, &t)) {
+			/*
+			 * QEMU's mtree_print_mr() flags a region whose place wraps
+			 * around (a blob at an offset a guest computed wrong): that
+			 * region is nowhere the tree can say
+			 */
+			if (starts(line, end, MTREE_OVERFLOW)) {
+				snprintf(err, errlen, "`info mtree`: a region QEMU flags as overflowing "
+					 "(its place wrapped around): %s", shown(buf, sizeof(buf), line, end));
+				return -1;
+			}
 			/* another kind of line (an address space's header) ends the window */
 			depth = 0;
 			continue;
