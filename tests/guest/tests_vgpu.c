@@ -18,9 +18,14 @@
 #define VGPU_BLOB_SIZE	(1ULL << 20)
 #define CAPSET_VIRGL2	2
 
-/* virglrenderer's protocol (virgl_protocol.h): one PIPE_RESOURCE_CREATE */
+/*
+ * virglrenderer's protocol (virgl_protocol.h): a PIPE_RESOURCE_CREATE, and
+ * the host GPU's RESOURCE_COPY_REGION (a box of one resource into another)
+ */
 #define VIRGL_CCMD_PIPE_RESOURCE_CREATE	48
 #define VIRGL_PIPE_RES_CREATE_SIZE	11
+#define VIRGL_CCMD_RESOURCE_COPY_REGION	17
+#define VIRGL_CMD_RESOURCE_COPY_REGION_SIZE	13
 #define VIRGL_CMD0(cmd, obj, len)	((cmd) | ((obj) << 8) | ((len) << 16))
 #define VIRGL_FORMAT_R8_UNORM		64
 #define VIRGL_BIND_VERTEX_BUFFER	(1 << 4)
@@ -79,8 +84,12 @@ static int vgpu_param(int fd, uint64_t param)
 	return ioctl(fd, DRM_IOCTL_VIRTGPU_GETPARAM, &gp) ? -errno : value;
 }
 
-/* A HOST3D blob of @size bytes the guest may map, made by a virgl buffer of @blob_id. */
-static int vgpu_blob_create(int fd, uint64_t size, uint32_t blob_id, uint32_t *bo)
+/*
+ * A HOST3D blob of @size bytes the guest may map, made by a virgl buffer of
+ * @blob_id: its GEM handle in *@bo, and with @res its resource's id in *@res.
+ */
+static int vgpu_blob_create(int fd, uint64_t size, uint32_t blob_id, uint32_t *bo,
+			    uint32_t *res)
 {
 	uint32_t cmd[VIRGL_PIPE_RES_CREATE_SIZE + 1] = {
 		VIRGL_CMD0(VIRGL_CCMD_PIPE_RESOURCE_CREATE, 0, VIRGL_PIPE_RES_CREATE_SIZE),
@@ -104,6 +113,36 @@ static int vgpu_blob_create(int fd, uint64_t size, uint32_t blob_id, uint32_t *b
 	if (ioctl(fd, DRM_IOCTL_VIRTGPU_RESOURCE_CREATE_BLOB, &rc))
 		return -errno;
 	*bo = rc.bo_handle;
+	if (res)
+		*res = rc.res_handle;
+	return 0;
+}
+
+/*
+ * The host's GPU copies @len bytes of resource @src into resource @dst (one
+ * EXECBUFFER naming both blobs' handles @bo), and this waits for it on
+ * @bo[0]; -1 after fail().
+ */
+static int vgpu_gpu_copy(int fd, const uint32_t bo[2], uint32_t dst, uint32_t src,
+			 uint32_t len)
+{
+	uint32_t cmd[VIRGL_CMD_RESOURCE_COPY_REGION_SIZE + 1] = {
+		VIRGL_CMD0(VIRGL_CCMD_RESOURCE_COPY_REGION, 0,
+			   VIRGL_CMD_RESOURCE_COPY_REGION_SIZE),
+		dst, 0, 0, 0, 0,	/* level, x, y, z */
+		src, 0, 0, 0, 0,
+		len, 1, 1,		/* the box: width, height, depth */
+	};
+	struct drm_virtgpu_execbuffer eb = {
+		.size = sizeof(cmd), .command = (uintptr_t)cmd,
+		.bo_handles = (uintptr_t)bo, .num_bo_handles = 2,
+	};
+	struct drm_virtgpu_3d_wait wait = { .handle = bo[0] };
+
+	if (ioctl(fd, DRM_IOCTL_VIRTGPU_EXECBUFFER, &eb))
+		return fail("EXECBUFFER of RESOURCE_COPY_REGION: %s", strerror(errno));
+	if (ioctl(fd, DRM_IOCTL_VIRTGPU_WAIT, &wait))
+		return fail("WAIT for the copy: %s", strerror(errno));
 	return 0;
 }
 
@@ -190,7 +229,7 @@ static int vgpu_blob_place(int fd, uint64_t size, uint32_t blob_id, uint32_t *bo
 	uint64_t base, window, phys;
 	void *p;
 
-	if (vgpu_blob_create(fd, size, blob_id, bo))
+	if (vgpu_blob_create(fd, size, blob_id, bo, NULL))
 		return fail("RESOURCE_CREATE_BLOB: %s", strerror(errno));
 	p = vgpu_blob_map(fd, *bo, size);
 	if (p == MAP_FAILED)
@@ -219,7 +258,8 @@ static uint8_t *vgpu_one_blob(struct __test_metadata *_metadata, int *fd, uint32
 	if (*fd < 0)
 		return NULL;
 	ASSERT_EQ(0, vgpu_context(*fd));
-	ASSERT_EQ(0, vgpu_blob_create(*fd, VGPU_BLOB_SIZE, 1, bo)) TH_LOG("RESOURCE_CREATE_BLOB");
+	ASSERT_EQ(0, vgpu_blob_create(*fd, VGPU_BLOB_SIZE, 1, bo, NULL))
+		TH_LOG("RESOURCE_CREATE_BLOB");
 	p = vgpu_blob_map(*fd, *bo, VGPU_BLOB_SIZE);
 	ASSERT_NE(MAP_FAILED, p) TH_LOG("map the blob: %s", strerror(errno));
 	return p;
@@ -245,10 +285,97 @@ TEST_F(pvmap, vgpu_blob_roundtrip)
 	pvmap_pattern_fill(p, VGPU_BLOB_SIZE, seed, 0);
 	bad = pvmap_pattern_check(p, VGPU_BLOB_SIZE, seed, 0);
 	ASSERT_EQ(VGPU_BLOB_SIZE, bad) TH_LOG("byte %" PRIu64 " of the blob reads back wrong", bad);
-	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=0\n",
+	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 "\n",
 	       (unsigned long long)VGPU_BLOB_SIZE, seed);
 	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read the blob");
 	printf("# a 1 MiB HOST3D blob written through its mapping, read by the host\n");
+}
+
+/*
+ * The host's GPU between two blobs: blob A, written through the guest's
+ * map, is copied into blob B (zeroed the same way) by the host's renderer,
+ * virgl's RESOURCE_COPY_REGION; B then holds A's bytes through the guest's
+ * map of it, and in the window where the host reads it.
+ */
+TEST_F(pvmap, vgpu_blob_gpu_copy)
+{
+	uint64_t seed, bad, base, size, phys;
+	uint32_t bo[2], res[2];	/* [0] blob B, [1] blob A */
+	uint8_t *p[2];
+	int fd;
+
+	fd = vgpu_ready(_metadata);
+	if (fd < 0)
+		return;
+	ASSERT_EQ(0, vgpu_context(fd));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, vgpu_blob_create(fd, VGPU_BLOB_SIZE, i + 1, &bo[i], &res[i]))
+			TH_LOG("RESOURCE_CREATE_BLOB");
+		p[i] = vgpu_blob_map(fd, bo[i], VGPU_BLOB_SIZE);
+		ASSERT_NE(MAP_FAILED, p[i]) TH_LOG("map the blob: %s", strerror(errno));
+	}
+	seed = random_u64();
+	pvmap_pattern_fill(p[1], VGPU_BLOB_SIZE, seed, 0);
+	memset(p[0], 0, VGPU_BLOB_SIZE);
+	ASSERT_EQ(0, vgpu_gpu_copy(fd, bo, res[0], res[1], VGPU_BLOB_SIZE));
+	bad = pvmap_pattern_check(p[0], VGPU_BLOB_SIZE, seed, 0);
+	ASSERT_EQ(VGPU_BLOB_SIZE, bad)
+		TH_LOG("byte %" PRIu64 " of blob B is not blob A's after the copy", bad);
+	/* the host reads blob B where the guest's map of it says it is */
+	ASSERT_EQ(0, vgpu_window(&base, &size, p[0], &phys));
+	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=%#" PRIx64 " pos=0\n",
+	       (unsigned long long)VGPU_BLOB_SIZE, seed, phys - base);
+	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read blob B");
+	printf("# 1 MiB of blob A copied into blob B by the host's GPU, read in the guest"
+	       " and by the host\n");
+	for (int i = 0; i < 2; i++) {
+		munmap(p[i], VGPU_BLOB_SIZE);
+		vgpu_blob_free(fd, bo[i]);
+	}
+	close(fd);
+}
+
+/*
+ * A window above 4 GiB on a 32-bit kernel (run-guest --vgpu 8G: SeaBIOS
+ * moves it and virtio-pci's own BAR there), docs/upstream/virtio-gpu-above-4g/:
+ * the device must probe with its whole window (x86's PAGE_MASK, the BAR's
+ * length), and a blob's mmap must map the blob's place in that window, not
+ * the truncated address (the casts in virtgpu_kms.c); the host reads the
+ * guest's bytes at the window offset the guest's map says.
+ */
+TEST_F(pvmap, vgpu_window_above_4g)
+{
+	uint64_t seed, bad, base, size, phys;
+	uint32_t bo = 0;
+	uint8_t *p;
+	int fd;
+
+	p = vgpu_one_blob(_metadata, &fd, &bo);
+	if (!p)
+		return;
+	ASSERT_EQ(0, vgpu_window(&base, &size, p, &phys));
+	/* where QEMU mapped the blob, and whether the guest's map reaches it */
+	printf("# pvmap-host: vgpu-place window=%#" PRIx64 " window_size=%#" PRIx64
+	       " phys=%#" PRIx64 " size=%#llx\n", base, size, phys,
+	       (unsigned long long)VGPU_BLOB_SIZE);
+	ASSERT_TRUE(guest_host_sync("vgpu-place")) TH_LOG("the host did not find the blob");
+	/* below 4 GiB this test shows nothing: the row's window size is wrong */
+	ASSERT_LE(1ULL << 32, base) TH_LOG("the window is at %#" PRIx64 ", below 4 GiB", base);
+	ASSERT_TRUE(phys >= base && phys - base < size)
+		TH_LOG("the blob's map reaches %#" PRIx64 ", outside the window %#" PRIx64
+		       "+%#" PRIx64, phys, base, size);
+	seed = random_u64();
+	pvmap_pattern_fill(p, VGPU_BLOB_SIZE, seed, phys - base);
+	bad = pvmap_pattern_check(p, VGPU_BLOB_SIZE, seed, phys - base);
+	ASSERT_EQ(VGPU_BLOB_SIZE, bad) TH_LOG("byte %" PRIu64 " of the blob reads back wrong", bad);
+	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=%#" PRIx64 "\n",
+	       (unsigned long long)VGPU_BLOB_SIZE, seed, phys - base);
+	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read the blob");
+	printf("# window %#" PRIx64 "+%#" PRIx64 "; a blob at %#" PRIx64 " read by the host\n",
+	       base, size, phys);
+	munmap(p, VGPU_BLOB_SIZE);
+	vgpu_blob_free(fd, bo);
+	close(fd);
 }
 
 /*

@@ -12,20 +12,23 @@ from pvmaplib.halves import HostHalf, host_half, kv
 from pvmaplib.halves.actions import LiveHalf, audit_mappings, pattern_tool
 from pvmaplib.halves.programs import STALE_MSG
 
-# "    00000000e0000000-00000000efffffff (prio 0, container): virtio-gpu-hostmem"
-_RANGE = re.compile(r"^(\s*)([0-9a-f]+)-([0-9a-f]+) \(prio -?\d+, [^)]+\): (.*)$")
+# "    00000000e0000000-00000000efffffff (prio 0, container): virtio-gpu-hostmem";
+# QEMU flags a region whose place wrapped around (mtree_print_mr())
+_RANGE = re.compile(r"^((?:\[DETECTED OVERFLOW!\] )?)(\s*)([0-9a-f]+)-([0-9a-f]+) "
+                    r"\(prio -?\d+, [^)]+\): (.*)$")
 
 
 def hostmem_blobs(mtree):
     """(window, [(base, size, name)]) of virtio-gpu-hostmem in `info mtree`'s text:
-    the window's (base, size) and each region mapped inside it; (None, [])
-    when there is no window."""
+    the window's (base, size) and each region mapped inside it, the name of one
+    QEMU flags as overflowing marked so; (None, []) when there is no window."""
     window, blobs, depth = None, [], None
     for line in mtree.splitlines():
         m = _RANGE.match(line)
         if not m:
             continue
-        indent, lo, hi, name = len(m.group(1)), int(m.group(2), 16), int(m.group(3), 16), m.group(4)
+        indent, lo, hi = len(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)
+        name = m.group(5) + (" (QEMU: DETECTED OVERFLOW)" if m.group(1) else "")
         if window is None:
             if name.startswith("virtio-gpu-hostmem"):
                 window, depth = (lo, hi - lo + 1), indent
@@ -64,35 +67,65 @@ def _read_window(half, label, addr, size):
             return f.read()
 
 
-@host_half("vgpu_blob_roundtrip", "vgpu_pvmap_reads_blob")
+@host_half("vgpu_blob_roundtrip", "vgpu_pvmap_reads_blob", "vgpu_window_above_4g",
+           "vgpu_blob_gpu_copy")
 class BlobRoundtrip(HostHalf):
     """The guest's blob, found in the window at the window offset the guest
-    names (at=, 0 when it does not know it), and its bytes read there: the
-    pattern of the seed at that window offset (at 0 when at=0)."""
+    names (at=; without it, the one blob of its size), and its bytes read
+    there: the pattern of the seed at the position pos= names, else at that
+    window offset (0 without at=)."""
 
     def __init__(self, env, name):
         super().__init__(env, name)
         self.blob = None
+        self.place = None
+
+    def line_vgpu_place(self, text):
+        f = kv(text)
+        self.place = tuple(int(f[k], 16) for k in ("window", "window_size", "phys", "size"))
+
+    def sync_vgpu_place(self):
+        """The guest's view of its blob against QEMU's: the window where the
+        guest found it, and one blob of that size where the guest's map of it
+        points (vgpu_window_above_4g: a 32-bit kernel that truncates the
+        window maps something else, and QEMU maps the blob where the
+        offset the guest gave it says)."""
+        if not self.place:
+            self.check("vgpu_blob_placed", False, "no vgpu-place line before the handshake")
+            return
+        base, size, phys, blob_size = self.place
+        found = _hostmem(self, "vgpu_blob_placed")
+        if not found:
+            return
+        window, blobs = found
+        match = [b for b in blobs if b[0] == phys and b[1] == blob_size]
+        self.check("vgpu_blob_placed", window == (base, size) and len(match) == 1,
+                   f"the guest maps {phys:#x}+{blob_size:#x} in the window {base:#x}+{size:#x}; "
+                   f"QEMU's window {window[0]:#x}+{window[1]:#x} holds {len(blobs)} region(s)",
+                   *[f"{b[0]:#x}+{b[1]:#x} {b[2]}" for b in blobs][:8])
 
     def line_vgpu_blob(self, text):
         f = kv(text)
-        self.blob = int(f["size"], 16), int(f["seed"], 16), int(f.get("at", "0"), 16)
+        at = int(f["at"], 16) if "at" in f else None
+        pos = int(f["pos"], 16) if "pos" in f else at or 0
+        self.blob = int(f["size"], 16), int(f["seed"], 16), at, pos
 
     def sync_vgpu_blob(self):
         if not self.blob:
             self.check("vgpu_blob_in_window", False, "no vgpu-blob line before the handshake")
             return
-        size, seed, at = self.blob
+        size, seed, at, pos = self.blob
         found = _hostmem(self, "vgpu_blob_in_window")
         if not found:
             return
         window, blobs = found
-        # at=0 from a guest that did not look: the one blob of that size
-        match = [b for b in blobs if b[1] == size and (not at or b[0] == window[0] + at)]
+        # no at= from a guest that did not look: the one blob of that size
+        match = [b for b in blobs if b[1] == size and (at is None or b[0] == window[0] + at)]
         ok = len(match) == 1
         self.check("vgpu_blob_in_window", ok,
                    f"window {window[0]:#x}+{window[1]:#x}: {len(blobs)} region(s) mapped, "
-                   f"{len(match)} of {size:#x} bytes" + (f" at offset {at:#x}" if at else ""),
+                   f"{len(match)} of {size:#x} bytes" +
+                   (f" at offset {at:#x}" if at is not None else ""),
                    *([] if ok else [f"{b[0]:#x}+{b[1]:#x} {b[2]}" for b in blobs][:8]))
         if not ok:
             return
@@ -100,12 +133,13 @@ class BlobRoundtrip(HostHalf):
         if data is None:
             return
         with tempfile.TemporaryDirectory(prefix="pvmap-vgpu-") as tmp:
-            # the pattern's position is the window offset: the bytes placed there
+            # the pattern's position (the window offset, unless the guest
+            # names another): the bytes placed there
             path = os.path.join(tmp, "window")
             with open(path, "wb") as f:
-                f.seek(at)
+                f.seek(pos)
                 f.write(data)
-            res = pattern_tool("verify", path, hex(at), hex(size), hex(seed))
+            res = pattern_tool("verify", path, hex(pos), hex(size), hex(seed))
         self.check("vgpu_blob_bytes_host", res.returncode == 0,
                    f"{size:#x} bytes at {match[0][0]:#x}: "
                    f"{res.stdout.strip() or 'the guest pattern'}")
