@@ -265,6 +265,32 @@ static uint8_t *vgpu_one_blob(struct __test_metadata *_metadata, int *fd, uint32
 	return p;
 }
 
+#define VGPU_AT_UNKNOWN	UINT64_MAX
+
+/*
+ * The host finds the 1 MiB blob in the window (info mtree) at window offset
+ * @at, or with VGPU_AT_UNKNOWN the one blob of that size, and reads the
+ * pattern of @seed there at position @pos (tests/host_halves/vgpu.py).
+ */
+static bool vgpu_host_reads_blob(uint64_t seed, uint64_t at, uint64_t pos)
+{
+	if (at == VGPU_AT_UNKNOWN)
+		printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " pos=%#" PRIx64 "\n",
+		       (unsigned long long)VGPU_BLOB_SIZE, seed, pos);
+	else
+		printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=%#" PRIx64
+		       " pos=%#" PRIx64 "\n", (unsigned long long)VGPU_BLOB_SIZE, seed, at, pos);
+	return guest_host_sync("vgpu-blob");
+}
+
+/* A blob's map at @p, its handle @bo, and the render node @fd, gone. */
+static void vgpu_blob_release(int fd, uint32_t bo, void *p)
+{
+	munmap(p, VGPU_BLOB_SIZE);
+	vgpu_blob_free(fd, bo);
+	close(fd);
+}
+
 /*
  * A blob end to end: virtio-gpu with its host-visible window, a virgl2
  * context, a 1 MiB HOST3D blob created, mapped and written with a pattern
@@ -285,9 +311,8 @@ TEST_F(pvmap, vgpu_blob_roundtrip)
 	pvmap_pattern_fill(p, VGPU_BLOB_SIZE, seed, 0);
 	bad = pvmap_pattern_check(p, VGPU_BLOB_SIZE, seed, 0);
 	ASSERT_EQ(VGPU_BLOB_SIZE, bad) TH_LOG("byte %" PRIu64 " of the blob reads back wrong", bad);
-	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 "\n",
-	       (unsigned long long)VGPU_BLOB_SIZE, seed);
-	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read the blob");
+	ASSERT_TRUE(vgpu_host_reads_blob(seed, VGPU_AT_UNKNOWN, 0))
+		TH_LOG("the host did not read the blob");
 	printf("# a 1 MiB HOST3D blob written through its mapping, read by the host\n");
 }
 
@@ -323,16 +348,13 @@ TEST_F(pvmap, vgpu_blob_gpu_copy)
 		TH_LOG("byte %" PRIu64 " of blob B is not blob A's after the copy", bad);
 	/* the host reads blob B where the guest's map of it says it is */
 	ASSERT_EQ(0, vgpu_window(&base, &size, p[0], &phys));
-	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=%#" PRIx64 " pos=0\n",
-	       (unsigned long long)VGPU_BLOB_SIZE, seed, phys - base);
-	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read blob B");
+	ASSERT_TRUE(vgpu_host_reads_blob(seed, phys - base, 0))
+		TH_LOG("the host did not read blob B");
 	printf("# 1 MiB of blob A copied into blob B by the host's GPU, read in the guest"
 	       " and by the host\n");
-	for (int i = 0; i < 2; i++) {
-		munmap(p[i], VGPU_BLOB_SIZE);
-		vgpu_blob_free(fd, bo[i]);
-	}
-	close(fd);
+	munmap(p[1], VGPU_BLOB_SIZE);
+	vgpu_blob_free(fd, bo[1]);
+	vgpu_blob_release(fd, bo[0], p[0]);
 }
 
 /*
@@ -368,14 +390,11 @@ TEST_F(pvmap, vgpu_window_above_4g)
 	pvmap_pattern_fill(p, VGPU_BLOB_SIZE, seed, phys - base);
 	bad = pvmap_pattern_check(p, VGPU_BLOB_SIZE, seed, phys - base);
 	ASSERT_EQ(VGPU_BLOB_SIZE, bad) TH_LOG("byte %" PRIu64 " of the blob reads back wrong", bad);
-	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=%#" PRIx64 "\n",
-	       (unsigned long long)VGPU_BLOB_SIZE, seed, phys - base);
-	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read the blob");
+	ASSERT_TRUE(vgpu_host_reads_blob(seed, phys - base, phys - base))
+		TH_LOG("the host did not read the blob");
 	printf("# window %#" PRIx64 "+%#" PRIx64 "; a blob at %#" PRIx64 " read by the host\n",
 	       base, size, phys);
-	munmap(p, VGPU_BLOB_SIZE);
-	vgpu_blob_free(fd, bo);
-	close(fd);
+	vgpu_blob_release(fd, bo, p);
 }
 
 /*
@@ -433,12 +452,9 @@ TEST_F(pvmap, vgpu_pvmap_reads_blob)
 		printf("# %s maps: 1 MiB read, 1 MiB written, read back through the blob's mmap\n",
 		       names[i]);
 	}
-	printf("# pvmap-host: vgpu-blob size=%#llx seed=%#" PRIx64 " at=%#" PRIx64 "\n",
-	       (unsigned long long)VGPU_BLOB_SIZE, seed, offset);
-	ASSERT_TRUE(guest_host_sync("vgpu-blob")) TH_LOG("the host did not read the blob");
-	munmap(p, VGPU_BLOB_SIZE);
-	vgpu_blob_free(fd, bo);
-	close(fd);
+	ASSERT_TRUE(vgpu_host_reads_blob(seed, offset, offset))
+		TH_LOG("the host did not read the blob");
+	vgpu_blob_release(fd, bo, p);
 }
 
 /*
