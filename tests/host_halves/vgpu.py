@@ -13,8 +13,9 @@ from pvmaplib.halves.actions import LiveHalf, audit_mappings, pattern_tool
 from pvmaplib.halves.programs import STALE_MSG
 
 # "    00000000e0000000-00000000efffffff (prio 0, container): virtio-gpu-hostmem";
-# QEMU flags a region whose place wrapped around (mtree_print_mr())
-_RANGE = re.compile(r"^((?:\[DETECTED OVERFLOW!\] )?)(\s*)([0-9a-f]+)-([0-9a-f]+) "
+# QEMU flags a region whose place wrapped around (mtree_print_mr(): 10.0 puts
+# the flag before the indentation, older ones after it)
+_RANGE = re.compile(r"^(\s*)((?:\[DETECTED OVERFLOW!\] )?)(\s*)([0-9a-f]+)-([0-9a-f]+) "
                     r"\(prio -?\d+, [^)]+\): (.*)$")
 
 
@@ -27,8 +28,9 @@ def hostmem_blobs(mtree):
         m = _RANGE.match(line)
         if not m:
             continue
-        indent, lo, hi = len(m.group(2)), int(m.group(3), 16), int(m.group(4), 16)
-        name = m.group(5) + (" (QEMU: DETECTED OVERFLOW)" if m.group(1) else "")
+        indent = len(m.group(1)) + len(m.group(3))
+        lo, hi = int(m.group(4), 16), int(m.group(5), 16)
+        name = m.group(6) + (" (QEMU: DETECTED OVERFLOW)" if m.group(2) else "")
         if window is None:
             if name.startswith("virtio-gpu-hostmem"):
                 window, depth = (lo, hi - lo + 1), indent
@@ -40,7 +42,10 @@ def hostmem_blobs(mtree):
 
 
 def _hostmem(half, label):
-    """(window, blobs) from `info mtree`, or None after a failed check."""
+    """(window, blobs) from `info mtree`, or None after a failed check: no
+    window, or a region in it that QEMU flags as overflowing or that lies
+    outside it (a guest that sent a wrapped offset), which no guest access
+    reaches where the line says."""
     try:
         mtree = half.env.qmp.hmp("info mtree")
     except QMPError as e:
@@ -50,6 +55,13 @@ def _hostmem(half, label):
     if window is None:
         half.check(label, False, "no virtio-gpu-hostmem in info mtree",
                    *[ln.strip() for ln in mtree.splitlines() if "virtio-gpu" in ln][:8])
+        return None
+    bad = [b for b in blobs if b[2].endswith("(QEMU: DETECTED OVERFLOW)") or
+           b[0] < window[0] or b[0] + b[1] > window[0] + window[1]]
+    if bad:
+        half.check(label, False, f"window {window[0]:#x}+{window[1]:#x}: {len(bad)} region(s) "
+                   "QEMU flags as overflowing or places outside it",
+                   *[f"{b[0]:#x}+{b[1]:#x} {b[2]}" for b in bad][:8])
         return None
     return window, blobs
 

@@ -457,6 +457,13 @@ void vgpu_window_from_mtree(void)
 	CHECK(parse_mtree_hostmem(VG_TREE(VG_BLOB("e0000000", "e00fffff")
 					  VG_BLOB("e0200000", "e02fffff")), &window, blob, 1, err,
 				  sizeof(err)) == -1 && strstr(err, "more than"));
+	/* the overflow flag named, where 10.0 prints it and where older QEMUs do */
+	CHECK(parse_mtree_hostmem(bad[2].text, &window, blob, 4, err, sizeof(err)) == -1 &&
+	      strstr(err, "overflowing"));
+	CHECK(parse_mtree_hostmem(VG_TREE("        [DETECTED OVERFLOW!] 0000000000000000-"
+					  "00000000000fffff (prio 0, ram): mr\r\n"),
+				  &window, blob, 4, err, sizeof(err)) == -1 &&
+	      strstr(err, "overflowing"));
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		n = parse_mtree_hostmem(bad[i].text, &window, blob, 4, err, sizeof(err));
 		if (n != bad[i].rc || !err[0])

@@ -16,8 +16,9 @@
 #   i386-nohighmem-pae-6.12-prod, i386-nohighmem-pae-6.12-fixed
 #                           the same pair with PAE (3-level paging): what an old
 #                           686-pae config becomes since 6.15 (make check-full;
-#                           make check). These, i386, i386-6.12 and x86_64 have
-#                           KUnit and docs/upstream/'s KUnit test, fixed or not
+#                           make check). These, i386, i386-6.12, x86_64 and the
+#                           -above4g ones have KUnit and docs/upstream/'s KUnit
+#                           test, fixed or not
 #   i386-nohighmem-pae-6.12-above4g, i386-above4g
 #                           i386-nohighmem-pae-6.12-prod and the i386 debug
 #                           kernel (6.1) with virtio-gpu built in and

@@ -626,12 +626,17 @@ static int hostmem_tree(const char *line, struct phys_range *window, bool *seen,
 		if (end == line)
 			break;
 		if (tree_line(line, end, &t)) {
+			const char *flag = line;
+
 			/*
 			 * QEMU's mtree_print_mr() flags a region whose place wraps
 			 * around (a blob at an offset a guest computed wrong): that
-			 * region is nowhere the tree can say
+			 * region is nowhere the tree can say. 10.0 puts the flag
+			 * before the indentation, older ones after it.
 			 */
-			if (starts(line, end, MTREE_OVERFLOW)) {
+			while (flag < end && *flag == ' ')
+				flag++;
+			if (starts(flag, end, MTREE_OVERFLOW)) {
 				snprintf(err, errlen, "`info mtree`: a region QEMU flags as overflowing "
 					 "(its place wrapped around): %s", shown(buf, sizeof(buf), line, end));
 				return -1;
