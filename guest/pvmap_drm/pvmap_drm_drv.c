@@ -365,11 +365,21 @@ static const struct drm_crtc_funcs pvmap_drm_crtc_funcs = {
 
 /* --- the connector -------------------------------------------------------- */
 
-/* No EDID read: DMT modes up to 1920x1080, 1024x768 preferred. */
+/*
+ * No EDID read: DMT modes up to 2560x1600, and 3840x2160 (CVT with reduced
+ * blanking: DMT has no such mode), 1024x768 preferred; mode_valid drops what
+ * VRAM cannot hold.
+ */
 static int pvmap_drm_connector_get_modes(struct drm_connector *connector)
 {
-	int count = drm_add_modes_noedid(connector, 1920, 1080);
+	int count = drm_add_modes_noedid(connector, 2560, 1600);
+	struct drm_display_mode *uhd;
 
+	uhd = drm_cvt_mode(connector->dev, 3840, 2160, 60, true, false, false);
+	if (uhd) {
+		drm_mode_probed_add(connector, uhd);
+		count++;
+	}
 	drm_set_preferred_mode(connector, 1024, 768);
 	return count;
 }
@@ -388,20 +398,30 @@ static const struct drm_connector_funcs pvmap_drm_connector_funcs = {
 
 /* --- framebuffers --------------------------------------------------------- */
 
+/*
+ * Damage goes through an atomic commit to the plane's atomic_update, as
+ * udl's and gud's, which may be unplugged too; only a buffer the kernel
+ * draws into has any to copy: the fbdev helper's, whose framebuffer an
+ * in-kernel client makes (a drm_file of no open file). A framebuffer user
+ * space makes is of a buffer it draws into through its mapping, in VRAM, on
+ * the screen already: it has no dirty hook, and DIRTYFB answers as for a
+ * driver without one (drm_mode_dirtyfb_ioctl()). Xorg's modesetting driver
+ * asks once at start and, so answered, tracks no damage and sends none;
+ * with the hook it sent a DIRTYFB ioctl and an atomic commit at each flush,
+ * 12.75 per x11perf -putimage500 (docs/drm.md: make vm-bench's counts).
+ * After an unplug DIRTYFB fails with ENODEV in drm_ioctl(); the fbdev
+ * helper's damage worker, the one caller left, gets 0, as it must not to
+ * WARN: the commit holds nothing that fails then, and its atomic_update
+ * stops at drm_dev_enter().
+ */
 static struct drm_framebuffer *pvmap_drm_fb_create(struct drm_device *drm, struct drm_file *file,
 						   const struct drm_mode_fb_cmd2 *cmd)
 {
 	if (cmd->pixel_format != DRM_FORMAT_XRGB8888)
 		return ERR_PTR(-EINVAL);
-	/*
-	 * Damage goes through an atomic commit to the plane's atomic_update,
-	 * as udl's and gud's, which may be unplugged too. After an unplug
-	 * DIRTYFB fails with ENODEV in drm_ioctl(); the fbdev helper's damage
-	 * worker, the one caller left, gets 0, as it must not to WARN: the
-	 * commit holds nothing that fails then, and its atomic_update stops
-	 * at drm_dev_enter().
-	 */
-	return drm_gem_fb_create_with_dirty(drm, file, cmd);
+	if (!file->filp)	/* an in-kernel client's: drm_client_init() */
+		return drm_gem_fb_create_with_dirty(drm, file, cmd);
+	return drm_gem_fb_create(drm, file, cmd);
 }
 
 static const struct drm_mode_config_funcs pvmap_drm_mode_config_funcs = {

@@ -309,6 +309,13 @@ static vm_fault_t pvmap_drm_gem_fault_unplugged(struct vm_fault *vmf, struct pvm
 				   vm_get_page_prot(vmf->vma->vm_flags));
 }
 
+/*
+ * A fault maps its page and up to PVMAP_DRM_FAULT_AROUND - 1 after it, as
+ * TTM's does (TTM_BO_VM_NUM_PREFAULT): a display server's first pass over
+ * its buffer takes a fault every 16 pages, not every page.
+ */
+#define PVMAP_DRM_FAULT_AROUND	16
+
 static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
@@ -316,16 +323,26 @@ static vm_fault_t pvmap_drm_gem_fault(struct vm_fault *vmf)
 	struct pvmap_drm *pd = to_pvmap_drm(bo->base.dev);
 	/* from the fake offset, not vm_start: munmap() of a mapping's head moves vm_start */
 	unsigned long page = vmf->pgoff - drm_vma_node_start(&bo->base.vma_node);
+	unsigned long npages = bo->base.size >> PAGE_SHIFT;
+	unsigned long pfn = ((pd->vram_base + bo->node.start) >> PAGE_SHIFT) + page;
+	unsigned long addr = vmf->address;
+	unsigned int i;
 	vm_fault_t ret;
 	int idx;
 
-	if (page >= bo->base.size >> PAGE_SHIFT)
+	if (page >= npages)
 		return VM_FAULT_SIGBUS;
 	if (!drm_dev_enter(&pd->drm, &idx))
 		return pvmap_drm_gem_fault_unplugged(vmf, bo);
-	ret = vmf_insert_pfn_prot(vma, vmf->address,
-				  ((pd->vram_base + bo->node.start) >> PAGE_SHIFT) + page,
-				  vma->vm_page_prot);
+	ret = vmf_insert_pfn_prot(vma, addr, pfn, vma->vm_page_prot);
+	/* the pages after it: within the buffer and the mapping; a page mapped already stays */
+	for (i = 1; i < PVMAP_DRM_FAULT_AROUND && !(ret & VM_FAULT_ERROR); i++) {
+		addr += PAGE_SIZE;
+		if (page + i >= npages || addr >= vma->vm_end)
+			break;
+		if (vmf_insert_pfn_prot(vma, addr, pfn + i, vma->vm_page_prot) & VM_FAULT_ERROR)
+			break;	/* the faulting page is mapped: what it asked for */
+	}
 	drm_dev_exit(idx);
 	return ret;
 }

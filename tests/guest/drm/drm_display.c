@@ -120,6 +120,54 @@ TEST_F(pvmap, drm_fbcon)
 	ASSERT_EQ(0, fbcon_to_host("fbcon"));
 }
 
+/*
+ * DRM_IOCTL_MODE_DIRTYFB: a framebuffer whose buffer user space draws into
+ * through its mapping is VRAM, on the screen already: ENOSYS, as from a
+ * driver without the hook, and no copy; Xorg's modesetting driver asks once
+ * and then tracks and sends no damage. The console's framebuffer, which
+ * the kernel draws into a shadow of, takes it: 0, and its shadow is copied.
+ */
+TEST_F(pvmap, drm_dirtyfb_vram_direct)
+{
+	struct drm_mode_fb_dirty_cmd dirty = { 0 };
+	struct drm_mode_fb_cmd f = { 0 };
+	struct drm_mode_crtc crtc;
+	long long copies;
+	struct dumb b;
+	int fd, ret;
+
+	fd = open_card();
+	ASSERT_LE(0, fd);
+	dirty.fb_id = scanout_fb(fd, &crtc);
+	ASSERT_NE(0, dirty.fb_id) TH_LOG("no framebuffer on the CRTC (fbcon's)");
+	copies = drm_stat("shadow_copies: ");
+	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_MODE_DIRTYFB, &dirty))
+		TH_LOG("DIRTYFB on the console's framebuffer: %s", strerror(errno));
+	ASSERT_LT(copies, drm_stat("shadow_copies: "))
+		TH_LOG("DIRTYFB on the console's framebuffer copied nothing");
+	ASSERT_EQ(0, dumb_create(fd, 64, 64, &b)) TH_LOG("CREATE_DUMB: %s", strerror(errno));
+	f.width = 64;
+	f.height = 64;
+	f.pitch = b.pitch;
+	f.bpp = 32;
+	f.depth = 24;
+	f.handle = b.handle;
+	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_MODE_ADDFB, &f)) TH_LOG("ADDFB: %s", strerror(errno));
+	dirty.fb_id = f.fb_id;
+	copies = drm_stat("shadow_copies: ");
+	ret = ioctl(fd, DRM_IOCTL_MODE_DIRTYFB, &dirty);
+	ASSERT_EQ(-1, ret) TH_LOG("DIRTYFB on a buffer drawn through its mapping: %d, not ENOSYS",
+				  ret);
+	ASSERT_EQ(ENOSYS, errno) TH_LOG("DIRTYFB on a buffer drawn through its mapping: %s",
+					strerror(errno));
+	ASSERT_EQ(copies, drm_stat("shadow_copies: "));
+	printf("# DIRTYFB: 0 on the console's framebuffer (its shadow copied), ENOSYS on a "
+	       "buffer user space draws into\n");
+	ioctl(fd, DRM_IOCTL_MODE_RMFB, &f.fb_id);
+	dumb_destroy(fd, &b);
+	close(fd);
+}
+
 /* The VGA registers of pvmap_drm's device (BAR 2 at 0x400, as 0x3c0-0x3df). */
 #define VGA_REG(reg)	(0x400 + (reg) - 0x3c0)
 #define VGA_AR_PAS	0x20	/* the attribute controller's palette-address bit */

@@ -251,6 +251,56 @@ TEST_F(pvmap, drm_mmap_head_unmapped)
 	close(fd);
 }
 
+/*
+ * A fault on a buffer's mapping maps its page and the 15 after it, as TTM's
+ * does, within the buffer and the mapping: a first pass over 40 pages takes
+ * 3 faults (getrusage's minor faults), not 40, and reads each page's own
+ * bytes; a mapping of the buffer's first 20 pages takes 2, the second for
+ * its last 4 pages.
+ */
+TEST_F(pvmap, drm_mmap_fault_around)
+{
+	struct rusage r0, r1, r2;
+	volatile uint8_t *map;
+	unsigned int sum = 0;
+	uint64_t off, pg;
+	struct dumb b;
+	int fd;
+
+	fd = open_card();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, dumb_create(fd, 1024, 40, &b))	/* 40 pages */
+		TH_LOG("CREATE_DUMB: %s", strerror(errno));
+	for (pg = 0; pg < 40; pg++)
+		memset(b.map + pg * PAGE, (int)(0x40 + pg), PAGE);
+	munmap(b.map, b.size);
+	b.map = NULL;
+	off = map_dumb_offset(fd, b.handle);
+	map = mmap(NULL, 40 * PAGE, PROT_READ, MAP_SHARED, fd, off);
+	ASSERT_NE(MAP_FAILED, map) TH_LOG("mmap: %s", strerror(errno));
+	getrusage(RUSAGE_SELF, &r0);
+	for (pg = 0; pg < 40; pg++)
+		sum += map[pg * PAGE] == (uint8_t)(0x40 + pg);
+	getrusage(RUSAGE_SELF, &r1);
+	munmap((void *)map, 40 * PAGE);
+	map = mmap(NULL, 20 * PAGE, PROT_READ, MAP_SHARED, fd, off);
+	ASSERT_NE(MAP_FAILED, map) TH_LOG("mmap: %s", strerror(errno));
+	for (pg = 0; pg < 20; pg++)
+		sum += map[pg * PAGE] == (uint8_t)(0x40 + pg);
+	getrusage(RUSAGE_SELF, &r2);
+	munmap((void *)map, 20 * PAGE);
+	printf("# 40 pages read: %ld faults; 20 pages of a 20-page mapping: %ld faults\n",
+	       r1.ru_minflt - r0.ru_minflt, r2.ru_minflt - r1.ru_minflt);
+	ASSERT_EQ(60, sum) TH_LOG("%u of 60 pages read their own bytes", sum);
+	ASSERT_GE(4, r1.ru_minflt - r0.ru_minflt)
+		TH_LOG("40 pages took %ld faults: no fault-around", r1.ru_minflt - r0.ru_minflt);
+	ASSERT_LE(3, r1.ru_minflt - r0.ru_minflt);
+	ASSERT_GE(3, r2.ru_minflt - r1.ru_minflt)
+		TH_LOG("a 20-page mapping took %ld faults", r2.ru_minflt - r1.ru_minflt);
+	dumb_destroy(fd, &b);
+	close(fd);
+}
+
 /* A thread that reads pvmap_drm's "pages:" counter over and over, from the clear's CPU. */
 struct clear_watch {
 	pthread_t thread;
