@@ -43,6 +43,9 @@ KERNELS = _read_kernels()
 #   (family 6 model 6 in qemu-system-i386, family 15 in qemu-system-x86_64):
 #   vendor, family and model are overridden.
 GUEST_CPU = "max,vendor=GenuineIntel,family=6,model=15"
+# -icount: the virtual clock advances 1 ns per guest instruction (shift=0);
+# sleep=off: an idle guest's clock jumps to its next timer instead of waiting
+ICOUNT = "shift=0,sleep=off"
 
 MATRIX = os.path.join(TOP, "tests", "matrix.list")
 # $NAME in the matrix that it does not set itself

@@ -82,6 +82,8 @@ class VMError(Exception):
 # gunzipped, in FETCH_CHUNK pieces, each gunzipped with a cap.
 AGENT_REPLY_MAX = 64 << 20
 FETCH_MAX = 16 << 20  # a screenshot (xwd: 3 MiB at 1024x768)
+UHD = (3840, 2160)
+UHD_XWD_MAX = 40 << 20  # xwd of a 3840x2160 root window: 33 MiB
 FETCH_CHUNK = 8 << 20
 
 
@@ -170,10 +172,11 @@ def make_data_disk(image, files):
     shutil.rmtree(stage)
 
 
-def write_smpte_xwd(path):
-    """SMPTE bars at XORG_MODE as an XWD file, for xwud in the VM (VM.show_xwd)."""
+def write_smpte_xwd(path, mode=XORG_MODE):
+    """SMPTE bars at @mode (width, height) as an XWD file, for xwud in the VM
+    (VM.show_xwd)."""
     with open(path, "wb") as f:
-        f.write(screen.xwd_bytes(screen.smpte_image(*XORG_MODE), "smpte"))
+        f.write(screen.xwd_bytes(screen.smpte_image(*mode), "smpte"))
 
 
 def image(arch):
@@ -189,7 +192,7 @@ class VM:
     """One VM: its disk (a copy of the image's), its data disk and ivshmem."""
 
     def __init__(self, image_dir, arch, work, data_disk, ivshmem_mb=64, drm_vga_mb=64,
-                 mem_mb=1024, smp=2):
+                 mem_mb=1024, smp=2, icount=False):
         self.image_dir = image_dir
         self.arch = arch
         self.work = work
@@ -200,6 +203,9 @@ class VM:
         self.drm_vga_mb = drm_vga_mb
         self.mem_mb = mem_mb
         self.smp = smp
+        # QEMU's instruction counter as the VM's clock (one vCPU): what the VM
+        # times is then a count of its instructions, the same on any host
+        self.icount = icount
         self.agent_path = os.path.join(work, "agent.sock")
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.proc = None
@@ -269,6 +275,7 @@ class VM:
         self.console = os.path.join(self.work, f"console-{self.boots}.log")
         cmd = [QEMU[self.arch], "-accel", "tcg", "-M", "pc", "-cpu", guests.GUEST_CPU,
                "-smp", str(self.smp), "-m", f"{self.mem_mb}M", "-nodefaults", "-no-reboot",
+               *(["-icount", guests.ICOUNT] if self.icount else []),
                "-display", "none", "-serial", f"file:{self.console}",
                "-kernel", kernel, "-initrd", initrd,
                "-append", "root=/dev/vda ro console=tty0 console=ttyS0,115200 "
@@ -297,6 +304,13 @@ class VM:
             try:
                 self._connect()
                 self.run("true", timeout=min(30, max(1, deadline - time.monotonic())))
+                # the boot done, udev's module loads with it: a driver bound or
+                # an Xorg started before then raced them (under -icount, where
+                # the agent answers early, Xorg on bochs failed to switch VTs
+                # or died of SIGSEGV)
+                self.check("udevadm settle --timeout=600; "
+                           "systemctl is-system-running --wait >/dev/null; true",
+                           timeout=max(1, deadline - time.monotonic()))
                 return time.monotonic() - start
             except (OSError, VMError):
                 self._disconnect()
@@ -443,6 +457,20 @@ class VM:
                 got["vga" if cls.startswith("0x0300") else "secondary"] = (addr, drv)
         return got
 
+    def bind_secondary(self, driver):
+        """Give the secondary-vga to @driver (sysfs driver_override and
+        drivers_probe, no reboot); VMError unless @driver has it then."""
+        addr = self.displays()["secondary"][0]
+        self.check(f"""
+systemctl stop pvmap-xorg 2>/dev/null
+modprobe pvmap_drm; modprobe bochs
+d=/sys/bus/pci/devices/{addr}
+[ -e $d/driver ] && echo {addr} >$d/driver/unbind
+echo {driver} >$d/driver_override
+echo {addr} >/sys/bus/pci/drivers_probe
+[ "$(basename "$(readlink $d/driver)")" = {driver} ]
+""", timeout=120)
+
     def card(self, driver):
         """/dev/dri/cardN of the secondary-vga when @driver drives it, else ''."""
         return self.check(f"""
@@ -453,10 +481,10 @@ for c in /sys/class/drm/card[0-9]*; do
 done
 true""").strip()
 
-    def start_xorg(self, card):
-        """Xorg on @card, started by systemd as the service pvmap-xorg
-        (the agent's own service would take it down with it; RemainAfterExit
-        keeps its exit status readable): (rc, output)."""
+    def start_xorg(self, card, mode=XORG_MODE):
+        """Xorg on @card at @mode (width, height), started by systemd as the
+        service pvmap-xorg (the agent's own service would take it down with
+        it; RemainAfterExit keeps its exit status readable): (rc, output)."""
         conf = XORG_CONF.replace("@CARD@", card)
         return self.run(f"""
 systemctl stop pvmap-xorg 2>/dev/null; systemctl reset-failed pvmap-xorg 2>/dev/null
@@ -470,23 +498,24 @@ for i in $(seq 60); do
 	sleep 1
 done
 if ! DISPLAY=:1 xset -q >/dev/null 2>&1; then tail -n 20 /root/Xorg.pvmap.log; exit 1; fi
-DISPLAY=:1 xrandr -s {XORG_MODE[0]}x{XORG_MODE[1]} &&
-	DISPLAY=:1 xrandr | grep '^Screen 0: .* current {XORG_MODE[0]} x {XORG_MODE[1]},' >/dev/null
+DISPLAY=:1 xrandr -s {mode[0]}x{mode[1]} &&
+	DISPLAY=:1 xrandr | grep '^Screen 0: .* current {mode[0]} x {mode[1]},' >/dev/null
 """, timeout=120)
 
-    def show_xwd(self, name, dump_path):
+    def show_xwd(self, name, dump_path, max_size=FETCH_MAX, settle=5):
         """xwud shows the data disk's XWD file @name on Xorg's :1 (start_xorg);
-        then xwd of the root window and the device's screendump (at @dump_path):
+        then xwd of the root window (at most @max_size bytes) and the device's
+        screendump (at @dump_path), @settle seconds after xwud started:
         (rc, output, root Image, screendump Image), the images None unless rc is 0."""
         rc, out = self.run(f"""
 systemctl stop pvmap-xwud 2>/dev/null; systemctl reset-failed pvmap-xwud 2>/dev/null
 systemd-run --unit=pvmap-xwud -E DISPLAY=:1 xwud -in /mnt/{name}
-sleep 5
+sleep {settle}
 DISPLAY=:1 xwd -root -silent -out /root/root.xwd
 """, timeout=120)
         if rc:
             return rc, out, None, None
-        root = screen.read_xwd(self.fetch("/root/root.xwd"))
+        root = screen.read_xwd(self.fetch("/root/root.xwd", max_size=max_size))
         return rc, out, root, self.screendump(dump_path)
 
     def screendump(self, path):
