@@ -78,6 +78,17 @@ int find_aperture(uint32_t kind, char *path, size_t len, struct pvmap_info *info
 }
 
 /* The framebuffer the CRTC scans out, its details in *@crtc; 0 when none. */
+/* ADDFB of buffer @handle, XRGB8888 @width x @height, @pitch bytes a line: its id, or 0. */
+uint32_t add_fb(int fd, uint32_t handle, uint32_t width, uint32_t height, uint32_t pitch)
+{
+	struct drm_mode_fb_cmd f = {
+		.width = width, .height = height, .pitch = pitch, .bpp = 32, .depth = 24,
+		.handle = handle,
+	};
+
+	return ioctl(fd, DRM_IOCTL_MODE_ADDFB, &f) ? 0 : f.fb_id;
+}
+
 uint32_t scanout_fb(int fd, struct drm_mode_crtc *crtc)
 {
 	struct drm_mode_card_res res = { 0 };

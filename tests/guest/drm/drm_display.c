@@ -130,9 +130,9 @@ TEST_F(pvmap, drm_fbcon)
 TEST_F(pvmap, drm_dirtyfb_vram_direct)
 {
 	struct drm_mode_fb_dirty_cmd dirty = { 0 };
-	struct drm_mode_fb_cmd f = { 0 };
 	struct drm_mode_crtc crtc;
 	long long copies;
+	uint32_t fb_id;
 	struct dumb b;
 	int fd, ret;
 
@@ -146,14 +146,9 @@ TEST_F(pvmap, drm_dirtyfb_vram_direct)
 	ASSERT_LT(copies, drm_stat("shadow_copies: "))
 		TH_LOG("DIRTYFB on the console's framebuffer copied nothing");
 	ASSERT_EQ(0, dumb_create(fd, 64, 64, &b)) TH_LOG("CREATE_DUMB: %s", strerror(errno));
-	f.width = 64;
-	f.height = 64;
-	f.pitch = b.pitch;
-	f.bpp = 32;
-	f.depth = 24;
-	f.handle = b.handle;
-	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_MODE_ADDFB, &f)) TH_LOG("ADDFB: %s", strerror(errno));
-	dirty.fb_id = f.fb_id;
+	fb_id = add_fb(fd, b.handle, 64, 64, b.pitch);
+	ASSERT_NE(0, fb_id) TH_LOG("ADDFB: %s", strerror(errno));
+	dirty.fb_id = fb_id;
 	ret = ioctl(fd, DRM_IOCTL_MODE_DIRTYFB, &dirty);
 	ASSERT_EQ(-1, ret) TH_LOG("DIRTYFB on a buffer drawn through its mapping: %d, not ENOSYS",
 				  ret);
@@ -161,7 +156,7 @@ TEST_F(pvmap, drm_dirtyfb_vram_direct)
 					strerror(errno));
 	printf("# DIRTYFB: 0 on the console's framebuffer (its shadow copied), ENOSYS on a "
 	       "buffer user space draws into\n");
-	ioctl(fd, DRM_IOCTL_MODE_RMFB, &f.fb_id);
+	ioctl(fd, DRM_IOCTL_MODE_RMFB, &fb_id);
 	dumb_destroy(fd, &b);
 	close(fd);
 }
@@ -302,7 +297,6 @@ TEST_F(pvmap, drm_modeset_scans_out_its_fb)
 	static struct drm_mode_modeinfo modes[256];
 	struct drm_mode_get_connector conn = { 0 };
 	struct drm_mode_map_dumb m = { 0 };
-	struct drm_mode_fb_cmd f = { 0 };
 	struct drm_mode_crtc crtc;
 	uint32_t old, conn_id, *px;
 	unsigned int i, mode;
@@ -340,14 +334,8 @@ TEST_F(pvmap, drm_modeset_scans_out_its_fb)
 	for (i = 0; i < c.size / 4; i++)	/* no pixel black, none alike its neighbour */
 		px[i] = 0x00404040 | (i * 2654435761u & 0x00bfbfbf);
 	munmap(px, c.size);
-	f.width = 800;
-	f.height = 600;
-	f.pitch = c.pitch;
-	f.bpp = 32;
-	f.depth = 24;
-	f.handle = c.handle;
-	ASSERT_EQ(0, ioctl(fd, DRM_IOCTL_MODE_ADDFB, &f)) TH_LOG("ADDFB: %s", strerror(errno));
-	crtc.fb_id = f.fb_id;
+	crtc.fb_id = add_fb(fd, c.handle, 800, 600, c.pitch);
+	ASSERT_NE(0, crtc.fb_id) TH_LOG("ADDFB: %s", strerror(errno));
 	crtc.x = 0;
 	crtc.y = 0;
 	crtc.set_connectors_ptr = (uintptr_t)&conn_id;

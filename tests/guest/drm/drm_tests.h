@@ -56,6 +56,7 @@ long long drm_stat(const char *key);
 int dumb_create(int fd, uint32_t width, uint32_t height, struct dumb *b);
 int dumb_destroy(int fd, struct dumb *b);
 int find_aperture(uint32_t kind, char *path, size_t len, struct pvmap_info *info);
+uint32_t add_fb(int fd, uint32_t handle, uint32_t width, uint32_t height, uint32_t pitch);
 uint32_t scanout_fb(int fd, struct drm_mode_crtc *crtc);
 int frame_to_host(int fd, const char *what, uint32_t old);
 /* At the start of each test, in its child: the console drained, the stats file found. */
