@@ -84,6 +84,16 @@ AGENT_REPLY_MAX = 64 << 20
 FETCH_MAX = 16 << 20  # a screenshot (xwd: 3 MiB at 1024x768)
 UHD = (3840, 2160)
 UHD_XWD_MAX = 40 << 20  # xwd of a 3840x2160 root window: 33 MiB
+# weston's desktop, made recognisable: one background colour, one panel colour
+WESTON_BG = (0x30, 0x50, 0xa0)
+WESTON_PANEL = (0x20, 0x60, 0x40)
+WESTON_INI = f"""[core]
+idle-time=0
+[shell]
+background-image=/nonexistent
+background-color=0xff{bytes(WESTON_BG).hex()}
+panel-color=0xff{bytes(WESTON_PANEL).hex()}
+"""
 FETCH_CHUNK = 8 << 20
 
 
@@ -517,6 +527,45 @@ DISPLAY=:1 xwd -root -silent -out /root/root.xwd
             return rc, out, None, None
         root = screen.read_xwd(self.fetch("/root/root.xwd", max_size=max_size))
         return rc, out, root, self.screendump(dump_path)
+
+    def show_weston(self, card, dump_path, mode=None):
+        """weston's DRM backend with the pixman renderer on @card, its output
+        at @mode (width, height) when given; the device's screendump (at
+        @dump_path) must show its desktop (WESTON_BG behind, the WESTON_PANEL
+        panel) at that size. Stops weston (and Xorg, which would hold the
+        card) before it returns (ok, diagnostic lines, the screendump Image)."""
+        ini = WESTON_INI + (f"[output]\nname=Virtual-1\nmode={mode[0]}x{mode[1]}\n"
+                            if mode else "")
+        rc, out = self.run(f"""
+systemctl stop pvmap-xorg pvmap-weston 2>/dev/null; systemctl reset-failed pvmap-weston 2>/dev/null
+mkdir -p /root/.config /run/pvmap-weston && chmod 700 /run/pvmap-weston
+cat >/root/.config/weston.ini <<'EOF'
+{ini}EOF
+rm -f /root/weston.log	# weston appends: an earlier run's lines would pass for this one's
+systemd-run --unit=pvmap-weston -E XDG_RUNTIME_DIR=/run/pvmap-weston weston \\
+	--config=/root/.config/weston.ini --backend=drm-backend.so --use-pixman \\
+	--drm-device={os.path.basename(card)} --tty=3 --log=/root/weston.log
+for i in $(seq 60); do grep -q "launching .*weston-desktop-shell" /root/weston.log 2>/dev/null && break; sleep 1; done
+sleep 5
+systemctl is-active pvmap-weston && grep -E "using /dev/dri|Output .* enabled" /root/weston.log
+""", timeout=180)
+        # weston fades its desktop in: a screendump during the fade has dimmed
+        # colours (at 3840x2160 under TCG, one was taken 5 s after the start)
+        for _ in range(6):
+            img = self.screendump(dump_path)
+            body = [screen.pixel(img, x, y) for y in range(100, img.height - 50, 37)
+                    for x in range(20, img.width - 20, 41)]
+            bg = sum(1 for p in body if tuple(p) == WESTON_BG)
+            panel = tuple(screen.pixel(img, img.width // 2, 8))
+            if bg == len(body) and panel == WESTON_PANEL:
+                break
+            time.sleep(10)
+        self.run("systemctl stop pvmap-weston; chvt 1", timeout=60)
+        size = (img.width, img.height)
+        return (rc == 0 and bg == len(body) and panel == WESTON_PANEL and size == (mode or size),
+                out.strip().split("\n")[-3:] +
+                [f"screendump {img.width}x{img.height}: {bg} of {len(body)} desktop samples the "
+                 f"background colour, the panel {screen.hex_colour(panel)}"], img)
 
     def screendump(self, path):
         """QMP screendump of the secondary-vga, read back as an Image."""
