@@ -534,19 +534,26 @@ DISPLAY=:1 xwd -root -silent -out /root/root.xwd
         @dump_path) must show its desktop (WESTON_BG behind, the WESTON_PANEL
         panel) at that size. Stops weston (and Xorg, which would hold the
         card) before it returns (ok, diagnostic lines, the screendump Image)."""
-        ini = WESTON_INI + (f"[output]\nname=Virtual-1\nmode={mode[0]}x{mode[1]}\n"
+        # the output's name is its connector's, Virtual-N: N counts every
+        # virtual connector made since boot (a driver bound again makes one)
+        ini = WESTON_INI + (f"[output]\nname=@OUTPUT@\nmode={mode[0]}x{mode[1]}\n"
                             if mode else "")
+        card_name = os.path.basename(card)
         rc, out = self.run(f"""
 systemctl stop pvmap-xorg pvmap-weston 2>/dev/null; systemctl reset-failed pvmap-weston 2>/dev/null
 mkdir -p /root/.config /run/pvmap-weston && chmod 700 /run/pvmap-weston
 cat >/root/.config/weston.ini <<'EOF'
 {ini}EOF
+set -- /sys/class/drm/{card_name}-*
+output=${{1##*/{card_name}-}}
+sed -i "s/@OUTPUT@/$output/" /root/.config/weston.ini
 rm -f /root/weston.log	# weston appends: an earlier run's lines would pass for this one's
 systemd-run --unit=pvmap-weston -E XDG_RUNTIME_DIR=/run/pvmap-weston weston \\
 	--config=/root/.config/weston.ini --backend=drm-backend.so --use-pixman \\
-	--drm-device={os.path.basename(card)} --tty=3 --log=/root/weston.log
+	--drm-device={card_name} --tty=3 --log=/root/weston.log
 for i in $(seq 60); do grep -q "launching .*weston-desktop-shell" /root/weston.log 2>/dev/null && break; sleep 1; done
 sleep 5
+echo "the output in weston.ini: $output"
 systemctl is-active pvmap-weston && grep -E "using /dev/dri|Output .* enabled" /root/weston.log
 """, timeout=180)
         # weston fades its desktop in: a screendump during the fade has dimmed
@@ -563,7 +570,7 @@ systemctl is-active pvmap-weston && grep -E "using /dev/dri|Output .* enabled" /
         self.run("systemctl stop pvmap-weston; chvt 1", timeout=60)
         size = (img.width, img.height)
         return (rc == 0 and bg == len(body) and panel == WESTON_PANEL and size == (mode or size),
-                out.strip().split("\n")[-3:] +
+                out.strip().split("\n")[-4:] +
                 [f"screendump {img.width}x{img.height}: {bg} of {len(body)} desktop samples the "
                  f"background colour, the panel {screen.hex_colour(panel)}"], img)
 
