@@ -87,6 +87,7 @@ UHD_XWD_MAX = 40 << 20  # xwd of a 3840x2160 root window: 33 MiB
 # weston's desktop, made recognisable: one background colour, one panel colour
 WESTON_BG = (0x30, 0x50, 0xa0)
 WESTON_PANEL = (0x20, 0x60, 0x40)
+WESTON_PANEL_ROWS = 32  # desktop-shell's panel at the top, scale 1
 WESTON_INI = f"""[core]
 idle-time=0
 [shell]
@@ -529,50 +530,59 @@ DISPLAY=:1 xwd -root -silent -out /root/root.xwd
         return rc, out, root, self.screendump(dump_path)
 
     def show_weston(self, card, dump_path, mode=None):
-        """weston's DRM backend with the pixman renderer on @card, its output
-        at @mode (width, height) when given; the device's screendump (at
-        @dump_path) must show its desktop (WESTON_BG behind, the WESTON_PANEL
-        panel) at that size. Stops weston (and Xorg, which would hold the
-        card) before it returns (ok, diagnostic lines, the screendump Image)."""
-        # the output's name is its connector's, Virtual-N: N counts every
-        # virtual connector made since boot (a driver bound again makes one)
-        ini = WESTON_INI + (f"[output]\nname=@OUTPUT@\nmode={mode[0]}x{mode[1]}\n"
-                            if mode else "")
+        """weston's DRM backend with the pixman renderer on @card (Xorg, which
+        would hold the card, stopped first), its output at @mode (width,
+        height) when given; then the device's screendump (at @dump_path) must
+        be its desktop: below the panel every row WESTON_BG, the panel
+        WESTON_PANEL, the size @mode's. Stops weston again: (ok, diagnostic
+        lines, the screendump Image or None)."""
         card_name = os.path.basename(card)
-        rc, out = self.run(f"""
+        ini = WESTON_INI
+        if mode:
+            # the output's name is its connector's, Virtual-N: N counts the
+            # virtual connectors made since boot (a driver bound again makes one)
+            names = self.check(f"cd /sys/class/drm && ls -d {card_name}-*").split()
+            if len(names) != 1:
+                raise VMError(f"{card}: {len(names)} connectors ({' '.join(names)}), not one")
+            output = names[0][len(card_name) + 1:]
+            ini += f"[output]\nname={output}\nmode={mode[0]}x{mode[1]}\n"
+        try:
+            rc, out = self.run(f"""
 systemctl stop pvmap-xorg pvmap-weston 2>/dev/null; systemctl reset-failed pvmap-weston 2>/dev/null
 mkdir -p /root/.config /run/pvmap-weston && chmod 700 /run/pvmap-weston
 cat >/root/.config/weston.ini <<'EOF'
 {ini}EOF
-set -- /sys/class/drm/{card_name}-*
-output=${{1##*/{card_name}-}}
-sed -i "s/@OUTPUT@/$output/" /root/.config/weston.ini
 rm -f /root/weston.log	# weston appends: an earlier run's lines would pass for this one's
 systemd-run --unit=pvmap-weston -E XDG_RUNTIME_DIR=/run/pvmap-weston weston \\
 	--config=/root/.config/weston.ini --backend=drm-backend.so --use-pixman \\
 	--drm-device={card_name} --tty=3 --log=/root/weston.log
 for i in $(seq 60); do grep -q "launching .*weston-desktop-shell" /root/weston.log 2>/dev/null && break; sleep 1; done
 sleep 5
-echo "the output in weston.ini: $output"
-systemctl is-active pvmap-weston && grep -E "using /dev/dri|Output .* enabled" /root/weston.log
+if ! systemctl is-active pvmap-weston; then tail -n 20 /root/weston.log; exit 1; fi
+grep -E "using /dev/dri|Output .* enabled" /root/weston.log
 """, timeout=180)
-        # weston fades its desktop in: a screendump during the fade has dimmed
-        # colours (at 3840x2160 under TCG, one was taken 5 s after the start)
-        for _ in range(6):
-            img = self.screendump(dump_path)
-            body = [screen.pixel(img, x, y) for y in range(100, img.height - 50, 37)
-                    for x in range(20, img.width - 20, 41)]
-            bg = sum(1 for p in body if tuple(p) == WESTON_BG)
-            panel = tuple(screen.pixel(img, img.width // 2, 8))
-            if bg == len(body) and panel == WESTON_PANEL:
-                break
-            time.sleep(10)
-        self.run("systemctl stop pvmap-weston; chvt 1", timeout=60)
+            diags = out.strip().split("\n")[-3:]
+            if rc:
+                return False, diags, None
+            # weston fades its desktop in: a screendump during the fade has
+            # dimmed colours (at 3840x2160 under TCG, one was taken 5 s after the start)
+            for _ in range(6):
+                img = self.screendump(dump_path)
+                row = bytes(WESTON_BG) * img.width
+                rows = range(WESTON_PANEL_ROWS, img.height)
+                bad = sum(1 for y in rows
+                          if img.pixels[y * len(row):(y + 1) * len(row)] != row)
+                panel = screen.pixel(img, img.width // 2, WESTON_PANEL_ROWS // 4)
+                if rows and not bad and panel == WESTON_PANEL:
+                    break
+                time.sleep(10)
+        finally:
+            self.run("systemctl stop pvmap-weston; chvt 1", timeout=60)
         size = (img.width, img.height)
-        return (rc == 0 and bg == len(body) and panel == WESTON_PANEL and size == (mode or size),
-                out.strip().split("\n")[-4:] +
-                [f"screendump {img.width}x{img.height}: {bg} of {len(body)} desktop samples the "
-                 f"background colour, the panel {screen.hex_colour(panel)}"], img)
+        return (bool(rows) and not bad and panel == WESTON_PANEL and size == (mode or size),
+                diags + [f"screendump {img.width}x{img.height}: {bad} of {len(rows)} rows "
+                         f"below the panel not all the background colour, the panel "
+                         f"{screen.hex_colour(panel)}"], img)
 
     def screendump(self, path):
         """QMP screendump of the secondary-vga, read back as an Image."""
