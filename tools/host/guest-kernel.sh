@@ -8,6 +8,9 @@
 #
 # Kernels (tests/matrix.list names the guests that boot them):
 #   i386 x86_64             the project's debug kernels, Debian's linux-source-6.1
+#   x86_64-fixed            x86_64 with docs/upstream/'s patches (make check-full):
+#                           DEBUG_KMAP_LOCAL_FORCE_MAP gives x86_64 KMAP_LOCAL
+#                           without HIGHMEM, which patch 1 changes too
 #   i386-nohighmem          6.1, NOHIGHMEM and no PAE: 2-level paging
 #   i386-nohighmem-6.12-prod  6.12, NOHIGHMEM, without the debug options,
 #                           upstream as released (make bench, check-full, demo)
@@ -204,15 +207,16 @@ unpack_source() {
 	fi
 }
 
-# The patches of docs/upstream/ a kernel named $name carries, in order: all
-# of them for the -fixed kernels; only the KUnit test's for the other
+# The patches of docs/upstream/6.12/ (docs/upstream/'s series as it applies
+# to Debian's 6.12 and 6.1 sources) a kernel named $name carries, in order:
+# all of them for the -fixed kernels; only the KUnit test's for the other
 # kernels with its suite, which run it against the kernel as released (it
 # must pass with HIGHMEM, fail without: i386 NOHIGHMEM, and x86_64's debug
 # kernel, where DEBUG_KMAP_LOCAL_FORCE_MAP maps every page in a slot);
 # none for the rest. Their diffs key the source.
 upstream_patches() {
 	local all above4g=$here/../../docs/upstream/virtio-gpu-above-4g
-	all=$(ls "$here"/../../docs/upstream/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-)
+	all=$(ls "$here"/../../docs/upstream/6.12/[0-9][0-9][0-9][0-9]-*.patch)
 	case "$name" in
 	*-fixed) echo "$all" ;;
 	i386 | x86_64 | i386-6.12 | i386-nohighmem*-6.12-* | *-above4g)
@@ -288,7 +292,7 @@ built_kernel_dir() {
 	*) frags+=("$here/kconfig/$arch.config") ;;
 	esac
 	case "$name" in
-	*-prod | *-fixed | *-6.12-above4g) frags+=("$here/kconfig/production.config") ;;
+	*-6.12-prod | *-6.12-fixed | *-6.12-above4g) frags+=("$here/kconfig/production.config") ;;
 	esac
 	case "$name" in
 	*-fixed) frags+=("$here/kconfig/upstream-fixes.config") ;;
