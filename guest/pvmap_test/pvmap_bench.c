@@ -7,13 +7,16 @@
  * what pvmap_test.ko lets it (pvmap_test_ctx_init()) and writes there.
  */
 
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/io-mapping.h>
 #include <linux/io.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
@@ -543,6 +546,113 @@ static int bench_flush(struct pvmap_test_ctx *ctx, struct pvmap_bench_probe *req
 	return 0;
 }
 
+/*
+ * Whether mainline's io_mapping_map_local_wc() releases the slot of a task
+ * switched out while it holds the map. For each of COUNT tagged pages, this
+ * task maps the page, reads it and waits for a kthread bound to its CPU,
+ * which runs once this task is switched out (__kmap_local_sched_out()
+ * clears the slot's PTE, and flushes its TLB entry where the arch hook is
+ * built): the kthread's nofault read of the held address must fault, and
+ * its own map of the next page, in the same slot, must read that page.
+ * Switched back in, this task must read its page again: that is not the
+ * flush, a failure of the context switch itself, so the request fails.
+ */
+struct sched_out_probe {
+	struct completion done;
+	struct bench *b;
+	void __iomem *held;
+	u64 next_offset;
+	u32 next_tag;
+	bool usable, misdirected;
+};
+
+static int sched_out_other_task(void *data)
+{
+	struct sched_out_probe *probe = data;
+	void __iomem *next;
+
+	probe->usable = !pvmap_test_faults(probe->held);
+	next = bench_map_page(probe->b, probe->next_offset);
+	probe->misdirected = readl(next) != probe->next_tag;
+	bench_unmap_page(probe->b, next);
+	complete(&probe->done);
+	return 0;
+}
+
+/* One page held across a switch to the other task; 0, or how it failed. */
+static int sched_out_one(struct bench *b, u64 offset, u32 tag, u64 next_offset,
+			 u32 next_tag, struct pvmap_bench_probe *req)
+{
+	struct sched_out_probe probe = { .b = b, .next_offset = next_offset,
+					 .next_tag = next_tag };
+	struct task_struct *other;
+	void __iomem *held;
+	u32 before, after;
+
+	init_completion(&probe.done);
+	other = kthread_create(sched_out_other_task, &probe, "pvmap_sched_out");
+	if (IS_ERR(other))
+		return PTR_ERR(other);
+	get_task_struct(other);
+	kthread_bind(other, smp_processor_id());
+	held = bench_map_page(b, offset);
+	/* only the switch is under test: what an earlier unmap left goes first */
+	__flush_tlb_one_user((unsigned long)held);
+	probe.held = held;
+	before = readl(held);
+	wake_up_process(other);
+	wait_for_completion(&probe.done);
+	after = readl(held);
+	bench_unmap_page(b, held);
+	kthread_stop(other);
+	put_task_struct(other);
+	req->usable += probe.usable;
+	req->misdirected += probe.misdirected || before != tag;
+	return after == tag ? 0 : -EIO;
+}
+
+static int bench_sched_out(struct pvmap_test_ctx *ctx, struct pvmap_bench_probe *req)
+{
+	u32 pages = min_t(u64, ctx->size, BENCH_WINDOW) >> PAGE_SHIFT;
+	struct pvmap_test_ctx window = { .base = ctx->base, .size = (u64)pages << PAGE_SHIFT };
+	unsigned int i, count = req->count;
+	struct bench b;
+	u32 *saved;
+	int ret = 0;
+
+	if (req->engine != PVMAP_BENCH_MAINLINE_LOCAL || !count || count + 1 > pages ||
+	    count > 1024)
+		return -EINVAL;
+	saved = kmalloc_array(count + 1, sizeof(*saved), GFP_KERNEL);
+	if (!saved)
+		return -ENOMEM;
+	if (bench_setup(&b, &window, req->engine, 0)) {
+		kfree(saved);
+		return -ENOMEM;
+	}
+	req->usable = 0;
+	req->misdirected = 0;
+	req->probes = 0;
+	/* the kthreads are bound to this CPU, whose TLB holds the entries */
+	migrate_disable();
+	for (i = 0; i <= count; i++)
+		saved[i] = flush_swap(&b, spread_page_offset(pages, i), FLUSH_TAG | i);
+	for (i = 0; i < count && !ret; i++) {
+		ret = sched_out_one(&b, spread_page_offset(pages, i), FLUSH_TAG | i,
+				    spread_page_offset(pages, i + 1), FLUSH_TAG | (i + 1), req);
+		req->probes += !ret;
+	}
+	for (i = 0; i <= count; i++)
+		flush_swap(&b, spread_page_offset(pages, i), saved[i]);
+	migrate_enable();
+	bench_teardown(&b);
+	kfree(saved);
+	if (ret == -EIO)
+		return test_fail(ctx, "probe %u: the held map read another page switched back in",
+				 req->probes);
+	return ret;
+}
+
 /* One request: its struct in, an io_mapping of its aperture, its results out. */
 static long pvmap_bench_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
@@ -552,7 +662,7 @@ static long pvmap_bench_ioctl(struct file *file, unsigned int cmd, unsigned long
 	long ret;
 
 	if (cmd != PVMAP_BENCH_RUN && cmd != PVMAP_BENCH_STALE && cmd != PVMAP_BENCH_FLUSH &&
-	    cmd != PVMAP_BENCH_STALE_WRITE)
+	    cmd != PVMAP_BENCH_STALE_WRITE && cmd != PVMAP_BENCH_SCHED_OUT)
 		return -ENOTTY;
 	h = memdup_user(uarg, _IOC_SIZE(cmd));
 	if (IS_ERR(h))
@@ -568,6 +678,8 @@ static long pvmap_bench_ioctl(struct file *file, unsigned int cmd, unsigned long
 			ret = bench_stale(&ctx, (struct pvmap_bench_probe *)h);
 		else if (cmd == PVMAP_BENCH_FLUSH)
 			ret = bench_flush(&ctx, (struct pvmap_bench_probe *)h);
+		else if (cmd == PVMAP_BENCH_SCHED_OUT)
+			ret = bench_sched_out(&ctx, (struct pvmap_bench_probe *)h);
 		else
 			ret = bench_stale_write(&ctx, (struct pvmap_bench_stale_write *)h);
 	}

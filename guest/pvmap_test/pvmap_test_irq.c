@@ -53,7 +53,8 @@ static bool pattern_request_ok(struct pvmap_test_ctx *ctx, const struct pvmap_te
  * the BAR). Not ioremap_wc() of the pages: 6.1's ioremap truncates a
  * physical address above 4 GiB on i386 PAE. Each page is flushed from this
  * CPU's TLB once mapped, because on i386 without HIGHMEM mainline's
- * kunmap_local does not flush, and a stale entry would read another page.
+ * kunmap_local_indexed() clears the PTE but does not flush the TLB entry,
+ * and a stale entry would read another page.
  * With fill, the range gets the pattern; else the first wrong byte's offset.
  */
 int pvmap_test_mainline(struct pvmap_test_ctx *ctx, void *arg)

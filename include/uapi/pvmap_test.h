@@ -371,13 +371,15 @@ struct pvmap_bench_run {
 
 /*
  * STALE: count single-page maps, each old address read after its unmap;
- * FLUSH: mainline's io_mapping (engine mainline_*) flushing what it unmaps.
+ * FLUSH: mainline's io_mapping (engine mainline_*) flushing what it unmaps;
+ * SCHED_OUT: mainline's io_mapping_map_local_wc() (engine mainline_local)
+ * flushing the slot of a task switched out while it holds the map.
  */
 struct pvmap_bench_probe {
 	struct pvmap_test_head h;
 	__u32 engine, count;		/* in */
 	__u32 probes, usable;		/* out: reads that did not fault */
-	__u32 misdirected;		/* out (FLUSH): maps that read the page before */
+	__u32 misdirected;		/* out (FLUSH, SCHED_OUT): maps that read the page before */
 	__u32 pad;
 };
 
@@ -393,5 +395,6 @@ struct pvmap_bench_stale_write {
 #define PVMAP_BENCH_STALE	_IOWR(PVMAP_TEST_MAGIC, 0x41, struct pvmap_bench_probe)
 #define PVMAP_BENCH_FLUSH	_IOWR(PVMAP_TEST_MAGIC, 0x42, struct pvmap_bench_probe)
 #define PVMAP_BENCH_STALE_WRITE	_IOWR(PVMAP_TEST_MAGIC, 0x43, struct pvmap_bench_stale_write)
+#define PVMAP_BENCH_SCHED_OUT	_IOWR(PVMAP_TEST_MAGIC, 0x44, struct pvmap_bench_probe)
 
 #endif /* _UAPI_PVMAP_TEST_H */

@@ -119,7 +119,8 @@ out:
 #define FLUSH_PROBES	100
 
 /*
- * The verdict on mainline's kunmap_local() flush, shared by the two tests
+ * The verdict on mainline's TLB flush when a kmap_local slot is released
+ * (kunmap_local_indexed(), __kmap_local_sched_out()), shared by the tests
  * that check it: with HIGHMEM or docs/upstream/'s fix it must be @clean.
  * Without either the known bug is expected (XFAIL) when @bug_seen; a clean
  * result there fails (upstream fixed it some other way, and the
@@ -129,7 +130,7 @@ static void upstream_flush_verdict(struct __test_metadata *_metadata, bool highm
 				   bool clean, bool bug_seen, const char *what)
 {
 	if (highmem || fixed) {
-		ASSERT_TRUE(clean) TH_LOG("%s where kunmap_local() flushes", what);
+		ASSERT_TRUE(clean) TH_LOG("%s where a released slot is flushed", what);
 		return;
 	}
 	if (bug_seen)
@@ -185,32 +186,93 @@ TEST_F(pvmap, mainline_nohighmem_flushes)
 			       "usable translations after mainline's unmap");
 }
 
+/*
+ * Mainline's io_mapping_map_local_wc() releases the slot of a task switched
+ * out while it holds the map: 100 pages, each held by this task while a
+ * kthread on its CPU reads the held address with the nofault accessor and
+ * maps the next page into the same slot (pvmap_bench's
+ * PVMAP_BENCH_SCHED_OUT). __kmap_local_sched_out() clears the slot's PTE;
+ * upstream, a kernel without HIGHMEM skips the TLB flush after it, so the
+ * kthread can still read the held page and its own map reads that page
+ * instead of its own. The verdict is upstream_flush_verdict()'s, as for
+ * mainline_nohighmem_flushes; the module fails the request if the held map
+ * reads another page once its task is switched back in.
+ */
+TEST_F(pvmap, mainline_sched_out_flushes)
+{
+	struct pvmap_bench_probe req = { .engine = PVMAP_BENCH_MAINLINE_LOCAL,
+					 .count = FLUSH_PROBES };
+	struct pvmap_test_facilities fac;
+	struct utsname uts;
+	bool highmem, fixed;
+
+	if (sizeof(long) == 8) {
+		SKIP(return, "x86_64: mainline's io_mapping maps the whole aperture");
+	}
+	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
+	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
+	uname(&uts);
+	fixed = guest_upstream_fixes();
+	ASSERT_EQ(0, kernel_request("io_mapping_sched_out", PVMAP_BENCH_SCHED_OUT, &req));
+	ASSERT_EQ(FLUSH_PROBES, req.probes);
+	printf("# %s, HIGHMEM %s, %s: mainline_local held across a switch: %u of %u held "
+	       "addresses read by the next task; %u of %u of its maps reached the held page\n",
+	       uts.release, highmem ? "on" : "off",
+	       fixed ? "docs/upstream/ applied" : "upstream as released", req.usable,
+	       req.probes, req.misdirected, req.probes);
+	upstream_flush_verdict(_metadata, highmem, fixed, !req.usable && !req.misdirected,
+			       req.usable, "usable translations after a switch away from a map");
+}
+
 #define KMAP_LOCAL_SUITE	"kmap_local"
 #define KMAP_LOCAL_KUNIT	"/sys/kernel/debug/kunit/" KMAP_LOCAL_SUITE "/results"
-#define KMAP_LOCAL_CASE		"kmap_local_unmap_flushes"
+
+/* The suite's cases, in order, and the expectations that fail on the known bug. */
+static const char *const kmap_local_cases[] = { "kmap_local_unmap_flushes",
+						"kmap_local_sched_out_flushes" };
+static const char *const kmap_local_bug_expectations[] = {
+	"Expected probe ==", "Expected next_read ==",		/* unmap */
+	"Expected sw.probe ==", "Expected sw.next_read ==",	/* context switch */
+};
+
+/* 1 if @line ends "ok N @name", 0 if "not ok N @name", -1 if neither. */
+static int ktap_result(const char *line, unsigned int n, const char *name)
+{
+	char ok[128];
+	size_t len = strlen(line), olen;
+
+	snprintf(ok, sizeof(ok), "ok %u %s", n, name);
+	olen = strlen(ok);
+	if (len < olen || strcmp(line + len - olen, ok))
+		return -1;
+	return !(len >= olen + 4 && !strncmp(line + len - olen - 4, "not ", 4));
+}
 
 /*
- * docs/upstream/'s KUnit test, built into the project's HIGHMEM64G debug
- * kernels (i386, i386-6.12), its 6.12 NOHIGHMEM kernels and the 6.1 x86_64 debug kernel
- * (tools/host/guest-kernel.sh): it maps a page with kmap_local, unmaps it, and
- * checks that the old address no longer translates and that the next map
- * reads its own page, through __kmap_local_pfn_prot() always and through
- * kmap_local_page() where that maps in a slot (highmem pages, or every
- * page with DEBUG_KMAP_LOCAL_FORCE_MAP). The verdict is
- * upstream_flush_verdict()'s; the known bug is a failure of those two
- * checks alone. Where the guest has highmem (i386-6.12-highmem boots with
- * highmem=64M), kmap_local_page() must have mapped in a slot. Kernels
- * without the suite skip.
+ * docs/upstream/'s KUnit tests, built into the project's HIGHMEM64G debug
+ * kernels (i386, i386-6.12), its 6.12 NOHIGHMEM kernels and the 6.1 x86_64
+ * debug kernels (tools/host/guest-kernel.sh). kmap_local_unmap_flushes maps
+ * a page with kmap_local, unmaps it, and checks that the old address no
+ * longer translates and that the next map reads its own page, through
+ * __kmap_local_pfn_prot() always and through kmap_local_page() where that
+ * maps in a slot (highmem pages, or every page with
+ * DEBUG_KMAP_LOCAL_FORCE_MAP). kmap_local_sched_out_flushes holds a map
+ * while a kthread on its CPU probes the address and maps the same slot.
+ * The verdict is upstream_flush_verdict()'s on the suite; the known bug is a
+ * failure of those probes and reads alone, in both cases where the kernel
+ * kept both cases' lines. Where the guest has highmem (i386-6.12-highmem
+ * boots with highmem=64M), the test's pages must be highmem ones and
+ * kmap_local_page() must have mapped in a slot. Kernels without the suite
+ * skip.
  */
 TEST_F(pvmap, kmap_local_kunit)
 {
-	char results[8192] = "", meminfo[4096] = "", *line, *save, *at;
-	bool highmem, fixed, page_slot = false, known = false, other = false;
+	char results[16384] = "", meminfo[4096] = "", *line, *save, *at;
+	bool highmem, fixed, page_slot = false, high_pages = false, known = false, other = false;
+	int passed = -1, cases[2] = { -1, -1 };
 	struct pvmap_test_facilities fac;
-	const size_t suffix = strlen("ok 1 " KMAP_LOCAL_SUITE);
 	unsigned long high_kb = 0;
-	int passed = -1;
-	size_t len;
+	unsigned int i;
 
 	if (guest_read_file(KMAP_LOCAL_KUNIT, results, sizeof(results) - 1) <= 0)
 		SKIP(return, "no KUnit suite kmap_local in this kernel (" KMAP_LOCAL_KUNIT ")");
@@ -221,38 +283,58 @@ TEST_F(pvmap, kmap_local_kunit)
 	    (at = strstr(meminfo, "HighTotal:")))
 		high_kb = strtoul(at + strlen("HighTotal:"), NULL, 10);
 	for (line = strtok_r(results, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		bool bug_line = false;
+
 		line += strspn(line, " \t");
 		if (strstr(line, "Expected") || strstr(line, "still translates") ||
-		    strstr(line, "previous page") || strstr(line, "slot"))
+		    strstr(line, "previous page") || strstr(line, "slot") ||
+		    strstr(line, "test pages") || strstr(line, "switched") ||
+		    strstr(line, "kthread_create"))
 			printf("# kunit: %s\n", line);
 		if (strstr(line, "kmap_local_page(): mapped in a slot"))
 			page_slot = true;
+		if (strstr(line, "test pages: highmem"))
+			high_pages = true;
 		/* the bug: a released address that reads, a map that reads the page before */
-		if (strstr(line, "Expected probe ==") || strstr(line, "Expected next_read =="))
+		for (i = 0; i < ARRAY_SIZE(kmap_local_bug_expectations); i++)
+			bug_line |= strstr(line, kmap_local_bug_expectations[i]) != NULL;
+		if (bug_line)
 			known = true;
-		else if (strstr(line, "Expected ") || strstr(line, "ASSERTION FAILED"))
+		else if (strstr(line, "Expected ") || strstr(line, "ASSERTION FAILED") ||
+			 strstr(line, "kthread_create"))
 			other = true;
 		/*
-		 * The suite's result (it has this case alone), which debugfs
-		 * writes last and whole, though not always on a line of its own:
-		 * 6.1 keeps a case's log in 512 bytes, and one that a failure
-		 * filled runs into it ("    not onot ok 1 kmap_local"). What a
-		 * full log lost is not seen above: a failure of the
-		 * kmap_local_page() pair after the pfn pair's cannot count as
-		 * "other" there (on 6.12 the log has no limit).
+		 * The cases' and the suite's results, which debugfs writes whole,
+		 * though not always on lines of their own: 6.1 keeps a case's
+		 * log, its result line included, in 512 bytes, and one that a
+		 * failure filled runs into the next ("    not onot ok 1
+		 * kmap_local"); what a full log lost is not seen here, so a
+		 * failure there cannot count as "other" (on 6.12 the log has no
+		 * limit).
 		 */
-		len = strlen(line);
-		if (len >= suffix && !strcmp(line + len - suffix, "ok 1 " KMAP_LOCAL_SUITE))
-			passed = !(len >= suffix + 4 && !strncmp(line + len - suffix - 4, "not ", 4));
+		for (i = 0; i < ARRAY_SIZE(kmap_local_cases); i++)
+			if (ktap_result(line, i + 1, kmap_local_cases[i]) >= 0)
+				cases[i] = ktap_result(line, i + 1, kmap_local_cases[i]);
+		if (ktap_result(line, 1, KMAP_LOCAL_SUITE) >= 0)
+			passed = ktap_result(line, 1, KMAP_LOCAL_SUITE);
 	}
-	ASSERT_LE(0, passed) TH_LOG("no result for %s in " KMAP_LOCAL_KUNIT, KMAP_LOCAL_CASE);
-	printf("# kmap_local.%s: %s; HIGHMEM %s (%lu kB highmem), %s\n", KMAP_LOCAL_CASE,
-	       passed ? "ok" : "not ok", highmem ? "on" : "off", high_kb,
+	ASSERT_LE(0, passed) TH_LOG("no result for suite %s in " KMAP_LOCAL_KUNIT,
+				    KMAP_LOCAL_SUITE);
+	for (i = 0; i < ARRAY_SIZE(kmap_local_cases); i++)
+		printf("# kmap_local.%s: %s\n", kmap_local_cases[i],
+		       cases[i] < 0 ? "result line lost (6.1's 512-byte log)" :
+		       cases[i] ? "ok" : "not ok");
+	printf("# kmap_local: %s; HIGHMEM %s (%lu kB highmem), %s\n", passed ? "ok" : "not ok",
+	       highmem ? "on" : "off", high_kb,
 	       fixed ? "docs/upstream/ applied" : "upstream as released");
 	if (high_kb) {
+		ASSERT_TRUE(high_pages) TH_LOG("the guest has highmem, but the test's pages were not");
 		ASSERT_TRUE(page_slot)
 			TH_LOG("the guest has highmem, but kmap_local_page() mapped in no slot");
 	}
+	/* a case that passed where the bug is: the other one is all the suite's failure */
+	for (i = 0; i < ARRAY_SIZE(kmap_local_cases) && !passed; i++)
+		other |= cases[i] == 1;
 	upstream_flush_verdict(_metadata, highmem, fixed, passed == 1, !passed && known && !other,
 			       "KUnit failure");
 }

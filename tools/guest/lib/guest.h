@@ -13,6 +13,7 @@
 
 /* A test's failure: "# why" on the console, and -1 for the caller to return. */
 #define fail(...) ({ printf("# " __VA_ARGS__); printf("\n"); -1; })
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define GUEST_MODULE_PATH	"/lib/modules/pvmap.ko"
 /* guest/pvmap_test/: the test driver, the bench engines, the KUnit suite (project kernels) */
