@@ -255,15 +255,16 @@ static int ktap_result(const char *line, unsigned int n, const char *name)
  * a page with kmap_local, unmaps it, and checks that the old address no
  * longer translates and that the next map reads its own page, through
  * __kmap_local_pfn_prot() always and through kmap_local_page() where that
- * maps in a slot (highmem pages, or every page with
- * DEBUG_KMAP_LOCAL_FORCE_MAP). kmap_local_sched_out_flushes holds a map
- * while a kthread on its CPU probes the address and maps the same slot.
- * The verdict is upstream_flush_verdict()'s on the suite; the known bug is a
- * failure of those probes and reads alone, in both cases where the kernel
- * kept both cases' lines. Where the guest has highmem (i386-6.12-highmem
- * boots with highmem=64M), the test's pages must be highmem ones and
- * kmap_local_page() must have mapped in a slot. Kernels without the suite
- * skip.
+ * maps in a slot (with HIGHMEM: highmem pages, or every page with
+ * DEBUG_KMAP_LOCAL_FORCE_MAP; without HIGHMEM it is the direct map).
+ * kmap_local_sched_out_flushes holds a map while a kthread on its CPU
+ * probes the address and maps the same slot. The verdict is
+ * upstream_flush_verdict()'s on the suite; the known bug is a failure of
+ * those probes and of the other maps' reads alone (a case that passes where
+ * the bug is expected fails the test: the stale entry went some other
+ * way). Where the guest has highmem (i386-6.12-highmem boots with
+ * highmem=64M), the test's pages must be highmem ones and kmap_local_page()
+ * must have mapped in a slot. Kernels without the suite skip.
  */
 TEST_F(pvmap, kmap_local_kunit)
 {

@@ -212,7 +212,7 @@ unpack_source() {
 # all of them for the -fixed kernels; only the KUnit test's for the other
 # kernels with its suite, which run it against the kernel as released (it
 # must pass with HIGHMEM, fail without: i386 NOHIGHMEM, and x86_64's debug
-# kernel, where DEBUG_KMAP_LOCAL_FORCE_MAP maps every page in a slot);
+# kernel, where DEBUG_KMAP_LOCAL_FORCE_MAP gives it KMAP_LOCAL without HIGHMEM);
 # none for the rest. Their diffs key the source.
 upstream_patches() {
 	local all above4g=$here/../../docs/upstream/virtio-gpu-above-4g
