@@ -504,6 +504,29 @@ static u32 flush_swap(struct bench *b, u64 off, u32 val)
 	return old;
 }
 
+/*
+ * Tag the first @count probed pages (FLUSH_TAG | i) through maps flushed by
+ * hand: their old words, which flush_untag() puts back, or NULL.
+ */
+static u32 *flush_tag(struct bench *b, u32 pages, unsigned int count)
+{
+	u32 *saved = kmalloc_array(count, sizeof(*saved), GFP_KERNEL);
+	unsigned int i;
+
+	for (i = 0; saved && i < count; i++)
+		saved[i] = flush_swap(b, spread_page_offset(pages, i), FLUSH_TAG | i);
+	return saved;
+}
+
+static void flush_untag(struct bench *b, u32 pages, unsigned int count, u32 *saved)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		flush_swap(b, spread_page_offset(pages, i), saved[i]);
+	kfree(saved);
+}
+
 static int bench_flush(struct pvmap_test_ctx *ctx, struct pvmap_bench_probe *req)
 {
 	u32 pages = min_t(u64, ctx->size, BENCH_WINDOW) >> PAGE_SHIFT;
@@ -518,30 +541,27 @@ static int bench_flush(struct pvmap_test_ctx *ctx, struct pvmap_bench_probe *req
 	     req->engine != PVMAP_BENCH_MAINLINE_ATOMIC) || !count || count > pages ||
 	    count > 4096)
 		return -EINVAL;
-	saved = kmalloc_array(count, sizeof(*saved), GFP_KERNEL);
-	if (!saved)
+	if (bench_setup(&b, &window, req->engine, 0))
 		return -ENOMEM;
-	if (bench_setup(&b, &window, req->engine, 0)) {
-		kfree(saved);
-		return -ENOMEM;
-	}
 	req->usable = 0;
 	req->misdirected = 0;
 	/* one CPU throughout: the TLB entries in question are this CPU's */
 	migrate_disable();
-	for (i = 0; i < count; i++)
-		saved[i] = flush_swap(&b, spread_page_offset(pages, i), FLUSH_TAG | i);
+	saved = flush_tag(&b, pages, count);
+	if (!saved) {
+		migrate_enable();
+		bench_teardown(&b);
+		return -ENOMEM;
+	}
 	for (i = 0; i < count; i++) {
 		p = bench_map_page(&b, spread_page_offset(pages, i));
 		req->misdirected += readl(p) != (FLUSH_TAG | i);
 		bench_unmap_page(&b, p);
 		req->usable += !pvmap_test_faults(p);
 	}
-	for (i = 0; i < count; i++)
-		flush_swap(&b, spread_page_offset(pages, i), saved[i]);
+	flush_untag(&b, pages, count, saved);
 	migrate_enable();
 	bench_teardown(&b);
-	kfree(saved);
 	req->probes = count;
 	return 0;
 }
@@ -628,30 +648,27 @@ static int bench_sched_out(struct pvmap_test_ctx *ctx, struct pvmap_bench_probe 
 	if (req->engine != PVMAP_BENCH_MAINLINE_LOCAL || !count || count + 1 > pages ||
 	    count > 1024)
 		return -EINVAL;
-	saved = kmalloc_array(count + 1, sizeof(*saved), GFP_KERNEL);
-	if (!saved)
+	if (bench_setup(&b, &window, req->engine, 0))
 		return -ENOMEM;
-	if (bench_setup(&b, &window, req->engine, 0)) {
-		kfree(saved);
-		return -ENOMEM;
-	}
 	req->usable = 0;
 	req->misdirected = 0;
 	req->probes = 0;
 	/* the kthreads are bound to this CPU, whose TLB holds the entries */
 	migrate_disable();
-	for (i = 0; i <= count; i++)
-		saved[i] = flush_swap(&b, spread_page_offset(pages, i), FLUSH_TAG | i);
+	saved = flush_tag(&b, pages, count + 1);
+	if (!saved) {
+		migrate_enable();
+		bench_teardown(&b);
+		return -ENOMEM;
+	}
 	for (i = 0; i < count && !ret; i++) {
 		ret = sched_out_one(&b, spread_page_offset(pages, i), FLUSH_TAG | i,
 				    spread_page_offset(pages, i + 1), FLUSH_TAG | (i + 1), req);
 		req->probes += !ret;
 	}
-	for (i = 0; i <= count; i++)
-		flush_swap(&b, spread_page_offset(pages, i), saved[i]);
+	flush_untag(&b, pages, count + 1, saved);
 	migrate_enable();
 	bench_teardown(&b);
-	kfree(saved);
 	if (ret == -EIO)
 		return test_fail(ctx, "probe %u: the held map read another page", req->probes);
 	return ret;

@@ -118,6 +118,26 @@ out:
 
 #define FLUSH_PROBES	100
 
+/* What the verdict on mainline's kmap_local flush depends on, and the kernel's name. */
+struct upstream_kernel {
+	bool highmem, fixed;
+	const char *how;
+	struct utsname uts;
+};
+
+static int upstream_kernel_get(struct upstream_kernel *k)
+{
+	struct pvmap_test_facilities fac;
+
+	if (kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac))
+		return -1;
+	k->highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
+	k->fixed = guest_upstream_fixes();
+	k->how = k->fixed ? "docs/upstream/ applied" : "upstream as released";
+	uname(&k->uts);
+	return 0;
+}
+
 /*
  * The verdict on mainline's TLB flush when a kmap_local slot is released
  * (kunmap_local_indexed(), __kmap_local_sched_out()), shared by the tests
@@ -157,17 +177,12 @@ TEST_F(pvmap, mainline_nohighmem_flushes)
 	static const uint32_t engine_ids[] = { PVMAP_BENCH_MAINLINE_LOCAL,
 					       PVMAP_BENCH_MAINLINE_ATOMIC };
 	unsigned int stale = 0, wrong = 0, total = 0;
-	struct pvmap_test_facilities fac;
-	struct utsname uts;
-	bool highmem, fixed;
+	struct upstream_kernel k;
 
 	if (sizeof(long) == 8) {
 		SKIP(return, "x86_64: mainline's io_mapping maps the whole aperture");
 	}
-	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
-	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
-	uname(&uts);
-	fixed = guest_upstream_fixes();
+	ASSERT_EQ(0, upstream_kernel_get(&k));
 	for (unsigned int i = 0; i < 2; i++) {
 		struct pvmap_bench_probe req = { .engine = engine_ids[i], .count = FLUSH_PROBES };
 
@@ -179,10 +194,9 @@ TEST_F(pvmap, mainline_nohighmem_flushes)
 		wrong += req.misdirected;
 		total += req.probes;
 	}
-	printf("# %s, HIGHMEM %s, %s: %u of %u usable after unmap\n", uts.release,
-	       highmem ? "on" : "off", fixed ? "docs/upstream/ applied" : "upstream as released",
-	       stale, total);
-	upstream_flush_verdict(_metadata, highmem, fixed, !stale && !wrong, stale,
+	printf("# %s, HIGHMEM %s, %s: %u of %u usable after unmap\n", k.uts.release,
+	       k.highmem ? "on" : "off", k.how, stale, total);
+	upstream_flush_verdict(_metadata, k.highmem, k.fixed, !stale && !wrong, stale,
 			       "usable translations after mainline's unmap");
 }
 
@@ -202,25 +216,19 @@ TEST_F(pvmap, mainline_sched_out_flushes)
 {
 	struct pvmap_bench_probe req = { .engine = PVMAP_BENCH_MAINLINE_LOCAL,
 					 .count = FLUSH_PROBES };
-	struct pvmap_test_facilities fac;
-	struct utsname uts;
-	bool highmem, fixed;
+	struct upstream_kernel k;
 
 	if (sizeof(long) == 8) {
 		SKIP(return, "x86_64: mainline's io_mapping maps the whole aperture");
 	}
-	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
-	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
-	uname(&uts);
-	fixed = guest_upstream_fixes();
+	ASSERT_EQ(0, upstream_kernel_get(&k));
 	ASSERT_EQ(0, kernel_request("io_mapping_sched_out", PVMAP_BENCH_SCHED_OUT, &req));
 	ASSERT_EQ(FLUSH_PROBES, req.probes);
 	printf("# %s, HIGHMEM %s, %s: mainline_local held across a switch: %u of %u held "
 	       "addresses read by the next task; %u of %u of its maps reached the held page\n",
-	       uts.release, highmem ? "on" : "off",
-	       fixed ? "docs/upstream/ applied" : "upstream as released", req.usable,
-	       req.probes, req.misdirected, req.probes);
-	upstream_flush_verdict(_metadata, highmem, fixed, !req.usable && !req.misdirected,
+	       k.uts.release, k.highmem ? "on" : "off", k.how, req.usable, req.probes,
+	       req.misdirected, req.probes);
+	upstream_flush_verdict(_metadata, k.highmem, k.fixed, !req.usable && !req.misdirected,
 			       req.usable, "usable translations after a switch away from a map");
 }
 
@@ -269,17 +277,15 @@ static int ktap_result(const char *line, unsigned int n, const char *name)
 TEST_F(pvmap, kmap_local_kunit)
 {
 	char results[16384] = "", meminfo[4096] = "", *line, *save, *at;
-	bool highmem, fixed, page_slot = false, high_pages = false, known = false, other = false;
+	bool page_slot = false, high_pages = false, known = false, other = false;
 	int passed = -1, cases[2] = { -1, -1 };
-	struct pvmap_test_facilities fac;
+	struct upstream_kernel k;
 	unsigned long high_kb = 0;
 	unsigned int i;
 
 	if (guest_read_file(KMAP_LOCAL_KUNIT, results, sizeof(results) - 1) <= 0)
 		SKIP(return, "no KUnit suite kmap_local in this kernel (" KMAP_LOCAL_KUNIT ")");
-	ASSERT_EQ(0, kernel_request("facilities", PVMAP_TEST_FACILITIES, &fac));
-	highmem = fac.flags & PVMAP_TEST_F_HIGHMEM;
-	fixed = guest_upstream_fixes();
+	ASSERT_EQ(0, upstream_kernel_get(&k));
 	if (guest_read_file("/proc/meminfo", meminfo, sizeof(meminfo) - 1) > 0 &&
 	    (at = strstr(meminfo, "HighTotal:")))
 		high_kb = strtoul(at + strlen("HighTotal:"), NULL, 10);
@@ -326,8 +332,7 @@ TEST_F(pvmap, kmap_local_kunit)
 		       cases[i] < 0 ? "result line lost (6.1's 512-byte log)" :
 		       cases[i] ? "ok" : "not ok");
 	printf("# kmap_local: %s; HIGHMEM %s (%lu kB highmem), %s\n", passed ? "ok" : "not ok",
-	       highmem ? "on" : "off", high_kb,
-	       fixed ? "docs/upstream/ applied" : "upstream as released");
+	       k.highmem ? "on" : "off", high_kb, k.how);
 	if (high_kb) {
 		ASSERT_TRUE(high_pages) TH_LOG("the guest has highmem, but the test's pages were not");
 		ASSERT_TRUE(page_slot)
@@ -336,7 +341,7 @@ TEST_F(pvmap, kmap_local_kunit)
 	/* a case that passed where the bug is: the other one is all the suite's failure */
 	for (i = 0; i < ARRAY_SIZE(kmap_local_cases) && !passed; i++)
 		other |= cases[i] == 1;
-	upstream_flush_verdict(_metadata, highmem, fixed, passed == 1, !passed && known && !other,
+	upstream_flush_verdict(_metadata, k.highmem, k.fixed, passed == 1, !passed && known && !other,
 			       "KUnit failure");
 }
 
