@@ -91,6 +91,7 @@ DECLARE_STATIC_KEY_FALSE(pvmap_slots_slow);
 
 int pvmap_slots_init(void);
 void pvmap_slots_exit(void);
+bool pvmap_slots_local_preemptible(void);
 struct pvmap_window;
 const struct pvmap_window *pvmap_slots_window(int cpu);
 unsigned int pvmap_slots_live(int cpu);

@@ -232,10 +232,16 @@ bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *m)
 }
 EXPORT_SYMBOL_GPL(pvmap_io_mapping_is_wc);
 
+bool pvmap_io_mapping_local_preemptible(void)
+{
+	return pvmap_io_mapping_whole || pvmap_slots_local_preemptible();
+}
+EXPORT_SYMBOL_GPL(pvmap_io_mapping_local_preemptible);
+
 void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *m, u64 offset,
 				       unsigned int npages)
 {
-	WARN(1, "pvmap: atomic map of %u pages at %#llx outside the aperture\n", npages, offset);
+	WARN(1, "pvmap: map of %u pages at %#llx outside the aperture\n", npages, offset);
 	pvmap_count(PVMAP_CNT_MISUSE);
 	return NULL;
 }

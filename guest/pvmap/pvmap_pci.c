@@ -168,6 +168,8 @@ static void pvmap_fill_info(struct pvmap_device *pvdev, struct pvmap_info *info)
 		info->flags |= PVMAP_INFO_F_CLEARS_ON_UNMAP;
 	if (pvmap_io_mapping_is_wc(pvdev->iomap))
 		info->flags |= PVMAP_INFO_F_WRITE_COMBINING;
+	if (pvmap_io_mapping_local_preemptible())
+		info->flags |= PVMAP_INFO_F_LOCAL_PREEMPTIBLE;
 	strscpy(info->pci_name, pci_name(pvdev->pdev), sizeof(info->pci_name));
 }
 

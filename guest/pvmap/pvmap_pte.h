@@ -325,6 +325,7 @@ static __always_inline void pvmap_tlb_flush_local_all(struct pvmap_window *w, un
 	for (i = 0; i < npages; i++)
 		pvmap_trace(PVMAP_TRACE_FLUSH, pvmap_window_va(w, first + i), 0);
 }
+
 #endif /* PVMAP_PTE_STUB */
 
 /*
@@ -429,5 +430,47 @@ static __always_inline void pvmap_window_clear_local(struct pvmap_window *w, uns
 {
 	__pvmap_window_clear(w, first, npages, true);
 }
+
+#ifdef PVMAP_PTE_STUB
+/* The stub models no lazy-MMU section: the batched forms stand in. */
+#define pvmap_window_clear_local_unbatched	pvmap_window_clear_local
+#define pvmap_window_map_unbatched		pvmap_window_map
+#else
+/*
+ * For the scheduler's preempt notifiers (pvmap_slots.c's local maps): the
+ * task being switched may be inside a lazy-MMU section of its own, which
+ * Xen PV carries across a switch and which must not nest (Xen BUG()s), so
+ * natively no batch, each write and invalidation a pv_ops call of its own
+ * (queued in the task's section, if it has one, which Xen sends before the
+ * next task runs); a backend batches on its own. Traced as the others.
+ */
+static __always_inline void pvmap_window_clear_local_unbatched(struct pvmap_window *w,
+							       unsigned int first,
+							       unsigned int npages)
+{
+	unsigned int i;
+
+	if (pvmap_backend_active()) {
+		pvmap_window_clear_local(w, first, npages);
+		return;
+	}
+	for (i = 0; i < npages; i++) {
+		pvmap_pte_clear(w, first + i);
+		pvmap_tlb_flush_local(w, first + i);
+	}
+}
+
+static __always_inline int pvmap_window_map_unbatched(struct pvmap_window *w, unsigned int first,
+						      u64 pfn, unsigned int npages, pgprot_t prot)
+{
+	unsigned int i;
+
+	if (pvmap_backend_active())
+		return pvmap_window_map(w, first, pfn, npages, prot);
+	for (i = 0; i < npages; i++)
+		pvmap_pte_set(w, first + i, pfn + i, prot);
+	return 0;
+}
+#endif /* PVMAP_PTE_STUB */
 
 #endif /* PVMAP_PTE_H */

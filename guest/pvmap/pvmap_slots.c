@@ -23,6 +23,18 @@
  * refusal and misuse. The static key pvmap_slots_slow (pvmap_internal.h)
  * picks the slow one for all maps while anything needs it; the fast one
  * hands it what it does not do itself.
+ *
+ * Local maps (pvmap_slots_map_local()) share the stack but keep preemption
+ * and page faults on, with migration off, as mainline's kmap_local does:
+ * while a task holds one, a preempt notifier of its own clears every slot
+ * of this CPU when the task is switched out and maps them again when it is
+ * switched back in (__kmap_local_sched_out() and _in() in mm/highmem.c are
+ * the model). Whenever a task is switched out, the live maps on its CPU
+ * are all its own: its atomic maps keep preemption off, and an interrupt
+ * gives back what it took before it returns. So the next task finds the
+ * stack empty and starts at slot 0, as the task switched out did, whose
+ * maps come back at their own addresses. Without preempt notifiers in the
+ * kernel, and outside task context, a local map is an atomic one.
  */
 
 #include <linux/bug.h>
@@ -32,6 +44,10 @@
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include <pvmap/io_mapping.h>
@@ -40,20 +56,27 @@
 #include "pvmap_pte.h"
 
 /**
- * struct pvmap_live_map - one live atomic map on a CPU's stack
- * @vaddr: the page address returned for it; PVMAP_SLOTS_POP_BELOW may be set
+ * struct pvmap_live_map - one live map on a CPU's stack
+ * @vaddr: the page address returned for it; PVMAP_SLOTS_POP_BELOW and
+ *	PVMAP_SLOTS_LOCAL may be set
  * @npages: its pages
  * @slot: its first slot
  * @released: unmapped while maps above it were live (a misuse): it gave
  *	back its preemption and page-fault state then, and its slots are
  *	cleared and popped with the map above it
+ * @pfn: a local map's first frame, to map it again at a switch in
+ * @prot: a local map's protection, likewise
  */
 struct pvmap_live_map {
 	unsigned long vaddr;
 	unsigned int npages;
 	unsigned int slot;
 	bool released;
+	u64 pfn;
+	pgprot_t prot;
 };
+
+struct pvmap_local_task;
 
 /**
  * struct pvmap_cpu_slots - one CPU's slot window and map stack
@@ -61,12 +84,40 @@ struct pvmap_live_map {
  * @top: slots in use, from the bottom of the window
  * @depth: live maps
  * @stack: the live maps, innermost last
+ * @running: the local maps of the task running here, if it holds any
+ * @tasks: PVMAP_LOCAL_TASKS records of tasks holding local maps here
+ * @nfree: records in @free
+ * @free: the indices in @tasks of the free records
  */
 struct pvmap_cpu_slots {
 	struct pvmap_window window;
 	unsigned int top;
 	unsigned int depth;
 	struct pvmap_live_map stack[PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH];
+	struct pvmap_local_task *running;
+	struct pvmap_local_task *tasks;
+	unsigned int nfree;
+	u8 free[PVMAP_LOCAL_TASKS];
+};
+
+/**
+ * struct pvmap_local_task - the local maps of one task, pinned to one CPU
+ * @notifier: its preempt notifier, registered while @maps is not 0
+ * @cpu: the slots of its CPU
+ * @maps: its live local maps, not counting those released out of order
+ * @depth: the maps of @cpu's stack when it was switched out
+ * @top: the slots in use then
+ * @stack: those maps
+ */
+struct pvmap_local_task {
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+	struct preempt_notifier notifier;
+#endif
+	struct pvmap_cpu_slots *cpu;
+	unsigned int maps;
+	unsigned int depth;
+	unsigned int top;
+	struct pvmap_live_map stack[PVMAP_MAX_DEPTH];
 };
 
 /*
@@ -74,36 +125,77 @@ struct pvmap_cpu_slots {
  * its unmap, which must pop that one too, then takes the slow path.
  */
 #define PVMAP_SLOTS_POP_BELOW	1UL
+/*
+ * Set in a local map's @vaddr: an atomic unmap, whose fast path compares
+ * the address, goes to the slow path, which refuses it.
+ */
+#define PVMAP_SLOTS_LOCAL	2UL
 
 static struct pvmap_cpu_slots __percpu *pvmap_slots;
 DEFINE_STATIC_KEY_FALSE(pvmap_slots_slow);
 
+/* Whether a local map in task context stays preemptible: see pvmap_slots_map_local(). */
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+#define PVMAP_SLOTS_LOCAL_SWITCHES	true
+static struct preempt_ops pvmap_local_ops;
+static bool pvmap_slots_notifying;
+#else
+#define PVMAP_SLOTS_LOCAL_SWITCHES	false
+#endif
+
 int pvmap_slots_init(void)
 {
+	struct pvmap_cpu_slots *s;
 	int cpu, ret;
+	unsigned int i;
 
 	pvmap_slots = alloc_percpu(struct pvmap_cpu_slots);
 	if (!pvmap_slots)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		ret = pvmap_window_create(&per_cpu_ptr(pvmap_slots, cpu)->window,
-					  PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
-		if (ret) {
-			pvmap_slots_exit();
-			return ret;
+		s = per_cpu_ptr(pvmap_slots, cpu);
+		ret = pvmap_window_create(&s->window, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
+		if (ret)
+			goto fail;
+		if (!PVMAP_SLOTS_LOCAL_SWITCHES)
+			continue;
+		s->tasks = kcalloc(PVMAP_LOCAL_TASKS, sizeof(*s->tasks), GFP_KERNEL);
+		if (!s->tasks) {
+			ret = -ENOMEM;
+			goto fail;
 		}
+		for (i = 0; i < PVMAP_LOCAL_TASKS; i++)
+			s->free[i] = PVMAP_LOCAL_TASKS - 1 - i;
+		s->nfree = PVMAP_LOCAL_TASKS;
 	}
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+	/* on for every kernel's task switches from here: a static key */
+	preempt_notifier_inc();
+	pvmap_slots_notifying = true;
+#endif
 	return 0;
+fail:
+	pvmap_slots_exit();
+	return ret;
 }
 
 void pvmap_slots_exit(void)
 {
+	struct pvmap_cpu_slots *s;
 	int cpu;
 
 	if (!pvmap_slots)
 		return;
-	for_each_possible_cpu(cpu)
-		pvmap_window_destroy(&per_cpu_ptr(pvmap_slots, cpu)->window);
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(pvmap_slots, cpu);
+		pvmap_window_destroy(&s->window);
+		kfree(s->tasks);
+	}
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+	if (pvmap_slots_notifying)
+		preempt_notifier_dec();
+	pvmap_slots_notifying = false;
+#endif
 	free_percpu(pvmap_slots);
 	pvmap_slots = NULL;
 }
@@ -132,12 +224,14 @@ static noinline void pvmap_misuse(void)
  * The slow path: everything a map needs beyond the native PTE writes, for
  * whenever the static key pvmap_slots_slow is on (pvmap_internal.h), and
  * for what the fast path does not handle (an interrupt past the task's
- * limits, misuse, a free slot found live). Called with preemption and page
- * faults disabled; gives them back when it refuses. Map @npages from @pfn
- * into @s, this CPU's slots; NULL after one WARN on misuse.
+ * limits, misuse, a free slot found live). Called with preemption (and for
+ * an atomic map page faults) disabled; an atomic map's it gives back when
+ * it refuses, a local map's caller gives back its own. Map @npages from
+ * @pfn into @s, this CPU's slots; NULL after one WARN on misuse.
  */
 static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u64 pfn,
-						    unsigned int npages, pgprot_t prot)
+						    unsigned int npages, pgprot_t prot,
+						    bool local)
 {
 	/* Interrupts nest above all a task may hold: see PVMAP_IRQ_SLOTS. */
 	bool task = in_task();
@@ -187,7 +281,8 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 	}
 	vaddr = pvmap_window_va(&s->window, top);
 	s->stack[depth] = (struct pvmap_live_map){
-		.vaddr = vaddr, .npages = npages, .slot = top,
+		.vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0), .npages = npages, .slot = top,
+		.pfn = pfn, .prot = prot,
 	};
 	pvmap_irq_point();
 
@@ -208,8 +303,10 @@ refused_by_hypervisor:
 refuse:
 	pvmap_misuse();
 give_back:
-	pagefault_enable();
-	preempt_enable();
+	if (!local) {
+		pagefault_enable();
+		preempt_enable();
+	}
 	return NULL;
 }
 
@@ -232,25 +329,23 @@ static noinline void pvmap_slots_count_fast(unsigned int npages, bool unmap)
 }
 
 /*
- * Map @npages from @pfn into this CPU's slots; NULL after one WARN on
- * misuse. The fast path, as kmap_local's: check the free slots' PTEs are
- * clear, reserve, write the PTEs, return. No batch (natively a lazy-MMU
- * section changes nothing), no trace; within the task's limits only, so
- * that an interrupt past them, and every refusal, is the slow path's.
- * Inline in both entries, so that the single-page one has no loop.
+ * Map @npages from @pfn into @s, this CPU's slots, with preemption off; NULL
+ * after one WARN on misuse. The fast path, as kmap_local's: check the free
+ * slots' PTEs are clear, reserve, write the PTEs, return. No batch
+ * (natively a lazy-MMU section changes nothing), no trace; within the
+ * task's limits only, so that an interrupt past them, and every refusal,
+ * is the slow path's. Inline in every entry, so that the single-page
+ * atomic one has no loop and the atomic ones do not record a frame.
  */
-static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npages,
-						      pgprot_t prot)
+static __always_inline void __iomem *pvmap_slots_push(struct pvmap_cpu_slots *s, u64 pfn,
+						      unsigned int npages, pgprot_t prot,
+						      bool local)
 {
-	struct pvmap_cpu_slots *s;
 	unsigned int depth, top;
 	unsigned long vaddr;
 
-	preempt_disable();
-	pagefault_disable();
-	s = this_cpu_ptr(pvmap_slots);
 	if (static_branch_unlikely(&pvmap_slots_slow))
-		return pvmap_slots_push_slow(s, pfn, npages, prot);
+		return pvmap_slots_push_slow(s, pfn, npages, prot, local);
 	pvmap_irq_point();
 	depth = READ_ONCE(s->depth);
 	top = READ_ONCE(s->top);
@@ -259,7 +354,7 @@ static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npag
 	if (unlikely(depth >= PVMAP_MAX_DEPTH || top >= PVMAP_SLOTS_PER_CPU || !npages ||
 		     npages > PVMAP_SLOTS_PER_CPU - top ||
 		     !pvmap_window_clear_at(&s->window, top, npages)))
-		return pvmap_slots_push_slow(s, pfn, npages, prot);
+		return pvmap_slots_push_slow(s, pfn, npages, prot, local);
 	/* Reserved, then filled, as in the slow path. */
 	WRITE_ONCE(s->depth, depth + 1);
 	pvmap_irq_point();
@@ -267,9 +362,13 @@ static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npag
 	barrier();
 	pvmap_irq_point();
 	vaddr = pvmap_window_va(&s->window, top);
-	s->stack[depth].vaddr = vaddr;
+	s->stack[depth].vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0);
 	s->stack[depth].npages = npages;
 	s->stack[depth].slot = top;
+	if (local) {
+		s->stack[depth].pfn = pfn;
+		s->stack[depth].prot = prot;
+	}
 	pvmap_irq_point();
 	pvmap_window_map_direct(&s->window, top, pfn, npages, prot);
 	if (static_branch_unlikely(&pvmap_counting))
@@ -277,17 +376,26 @@ static __always_inline void __iomem *pvmap_slots_push(u64 pfn, unsigned int npag
 	return (void __iomem *)vaddr;
 }
 
+/* An atomic map: preemption and page faults off until its unmap. */
+static __always_inline void __iomem *pvmap_slots_push_atomic(u64 pfn, unsigned int npages,
+							     pgprot_t prot)
+{
+	preempt_disable();
+	pagefault_disable();
+	return pvmap_slots_push(this_cpu_ptr(pvmap_slots), pfn, npages, prot, false);
+}
+
 /* For pvmap_io_mapping_map_atomic_wc(), inline in <pvmap/io_mapping.h>. */
 void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot)
 {
-	return pvmap_slots_push(pfn, 1, prot);
+	return pvmap_slots_push_atomic(pfn, 1, prot);
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_map_page);
 
 /* For pvmap_io_mapping_map_atomic_range_wc(). */
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot)
 {
-	return pvmap_slots_push(pfn, npages, prot);
+	return pvmap_slots_push_atomic(pfn, npages, prot);
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_map);
 
@@ -387,6 +495,12 @@ static noinline bool pvmap_slots_unmap_slow(struct pvmap_cpu_slots *s, unsigned 
 		pvmap_misuse();
 		return false;
 	}
+	if (unlikely(s->stack[i].vaddr & PVMAP_SLOTS_LOCAL)) {
+		/* it disabled neither preemption nor page faults: nothing to give back */
+		WARN(1, "pvmap: atomic unmap of a local map\n");
+		pvmap_misuse();
+		return false;
+	}
 	if (i + 1 < depth) {
 		ok = !WARN(1, "pvmap: unmap of an atomic map that is not the innermost\n");
 		WRITE_ONCE(s->stack[i].released, true);
@@ -404,6 +518,33 @@ static noinline bool pvmap_slots_unmap_slow(struct pvmap_cpu_slots *s, unsigned 
 	pagefault_enable();
 	preempt_enable();
 	return ok;
+}
+
+/*
+ * The fast path's pop of the innermost of @s's @depth maps, named right with
+ * nothing released below it: each PTE cleared and its TLB entry flushed,
+ * then the slots and the entry given back.
+ */
+static __always_inline void pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsigned int depth)
+{
+	unsigned int slot, n;
+
+	/* Copied out: once released, an interrupt may reuse the entry. */
+	slot = s->stack[depth - 1].slot;
+	n = s->stack[depth - 1].npages;
+	pvmap_irq_point();
+	pvmap_window_clear_direct(&s->window, slot, n);
+	/* As pvmap_slots_pop_one(): the slots, then the entry, unmarked. */
+	WRITE_ONCE(s->stack[depth - 1].released, false);
+	barrier();
+	WRITE_ONCE(s->top, slot);
+	barrier();
+	pvmap_irq_point();
+	WRITE_ONCE(s->depth, depth - 1);
+	barrier();
+	pvmap_irq_point();
+	if (static_branch_unlikely(&pvmap_counting))
+		pvmap_slots_count_fast(n, true);
 }
 
 /*
@@ -427,7 +568,7 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 {
 	unsigned long page = (unsigned long)vaddr & PAGE_MASK;
 	struct pvmap_cpu_slots *s = raw_cpu_ptr(pvmap_slots);
-	unsigned int depth, slot, n;
+	unsigned int depth;
 
 	if (static_branch_unlikely(&pvmap_slots_slow))
 		return pvmap_slots_unmap_slow(s, page, npages);
@@ -437,27 +578,280 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 	if (unlikely(!depth || s->stack[depth - 1].vaddr != page ||
 		     (npages && npages != s->stack[depth - 1].npages)))
 		return pvmap_slots_unmap_slow(s, page, npages);
-	/* Copied out: once released, an interrupt may reuse the entry. */
-	slot = s->stack[depth - 1].slot;
-	n = s->stack[depth - 1].npages;
-	pvmap_irq_point();
-	pvmap_window_clear_direct(&s->window, slot, n);
-	/* As pvmap_slots_pop_one(): the slots, then the entry, unmarked. */
-	WRITE_ONCE(s->stack[depth - 1].released, false);
-	barrier();
-	WRITE_ONCE(s->top, slot);
-	barrier();
-	pvmap_irq_point();
-	WRITE_ONCE(s->depth, depth - 1);
-	barrier();
-	pvmap_irq_point();
-	if (static_branch_unlikely(&pvmap_counting))
-		pvmap_slots_count_fast(n, true);
+	pvmap_slots_pop_fast(s, depth);
 	pagefault_enable();
 	preempt_enable();
 	return true;
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_unmap);
+
+/*
+ * Whether a local map in task context stays preemptible, with page faults
+ * on: with preempt notifiers in the kernel. For INFO and the API's
+ * pvmap_io_mapping_local_preemptible().
+ */
+bool pvmap_slots_local_preemptible(void)
+{
+	return PVMAP_SLOTS_LOCAL_SWITCHES;
+}
+
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+/*
+ * The record of the task running on @s's CPU: the one it has, or a free one
+ * with its preempt notifier registered; NULL when PVMAP_LOCAL_TASKS tasks
+ * already hold local maps there. Preemption off.
+ */
+static struct pvmap_local_task *pvmap_local_task_get(struct pvmap_cpu_slots *s)
+{
+	struct pvmap_local_task *t = s->running;
+
+	if (t)
+		return t;
+	if (unlikely(!s->nfree))
+		return NULL;
+	t = &s->tasks[s->free[--s->nfree]];
+	t->cpu = s;
+	t->maps = 0;
+	preempt_notifier_init(&t->notifier, &pvmap_local_ops);
+	preempt_notifier_register(&t->notifier);
+	s->running = t;
+	return t;
+}
+
+/* @t, the running task's, holds no local map any more: unregistered and free. */
+static void pvmap_local_task_put(struct pvmap_cpu_slots *s, struct pvmap_local_task *t)
+{
+	preempt_notifier_unregister(&t->notifier);
+	s->running = NULL;
+	s->free[s->nfree++] = t - s->tasks;
+}
+
+/*
+ * @t's task is switched out, with interrupts off: every map on its CPU's
+ * stack is its own (see the top of this file). Saved, then every slot
+ * cleared and flushed, so that no task switched in can reach one, and the
+ * stack left empty for it. A task switched out for the last time (@dead)
+ * exited holding local maps: they are cleared and its record freed (not
+ * unregistered, since the scheduler is walking that list; nothing walks
+ * a dead task's again).
+ */
+static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
+{
+	struct pvmap_cpu_slots *s = this_cpu_ptr(pvmap_slots);
+	unsigned int depth = READ_ONCE(s->depth), top = READ_ONCE(s->top);
+
+	if (WARN_ONCE(s != t->cpu, "pvmap: a task holding local maps left their CPU\n"))
+		return;
+	s->running = NULL;
+	t->depth = 0;
+	t->top = 0;
+	/* Only an interrupt's maps go past a task's limits, and none is live here. */
+	if (!WARN_ONCE(depth > PVMAP_MAX_DEPTH || top > PVMAP_SLOTS_PER_CPU,
+		       "pvmap: %u maps on %u slots at a switch: cleared, not kept\n", depth, top) &&
+	    !dead) {
+		memcpy(t->stack, s->stack, depth * sizeof(*s->stack));
+		t->depth = depth;
+		t->top = top;
+	}
+	if (top) {
+		pvmap_window_clear_local_unbatched(&s->window, 0, min_t(unsigned int, top,
+					PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS));
+		pvmap_count_add(PVMAP_CNT_PTE_WRITES, top);
+		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, top);
+	}
+	WRITE_ONCE(s->top, 0);
+	WRITE_ONCE(s->depth, 0);
+	if (dead) {
+		WARN_ONCE(1, "pvmap: a task exited holding %u local maps: cleared\n", t->maps);
+		s->free[s->nfree++] = t - s->tasks;
+	}
+}
+
+/*
+ * @t's task is switched back in, interrupts on but preemption off: its maps
+ * back on the empty stack, at their own slots, mapped again. Interrupts
+ * off meanwhile, so that none maps over slots about to come back. A stack
+ * found in use (a task switched out holding atomic maps, which the
+ * scheduler reports as a bug) cannot take them: they stay cleared, so
+ * that an access faults rather than reach another map's page.
+ */
+static void pvmap_slots_switch_in(struct pvmap_local_task *t)
+{
+	struct pvmap_cpu_slots *s = this_cpu_ptr(pvmap_slots);
+	const struct pvmap_live_map *m;
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	if (WARN_ONCE(s != t->cpu, "pvmap: a task holding local maps left their CPU\n"))
+		goto out;
+	s->running = t;
+	if (WARN_ONCE(READ_ONCE(s->depth) || READ_ONCE(s->top),
+		      "pvmap: %u maps live at a switch in: this task's %u local maps stay cleared\n",
+		      READ_ONCE(s->depth), t->maps))
+		goto out;
+	memcpy(s->stack, t->stack, t->depth * sizeof(*s->stack));
+	WRITE_ONCE(s->depth, t->depth);
+	WRITE_ONCE(s->top, t->top);
+	for (i = 0; i < t->depth; i++) {
+		m = &t->stack[i];
+		/* an atomic map held across a switch (the bug above) stays cleared */
+		if (!(m->vaddr & PVMAP_SLOTS_LOCAL))
+			continue;
+		if (pvmap_window_map_unbatched(&s->window, m->slot, m->pfn, m->npages, m->prot))
+			/* refused by the hypervisor: cleared, so that the map faults */
+			pvmap_window_clear_local_unbatched(&s->window, m->slot, m->npages);
+		pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
+	}
+out:
+	local_irq_restore(flags);
+}
+
+static void pvmap_local_sched_out(struct preempt_notifier *n, struct task_struct *next)
+{
+	pvmap_slots_switch_out(container_of(n, struct pvmap_local_task, notifier),
+			       READ_ONCE(current->__state) == TASK_DEAD);
+}
+
+static void pvmap_local_sched_in(struct preempt_notifier *n, int cpu)
+{
+	pvmap_slots_switch_in(container_of(n, struct pvmap_local_task, notifier));
+}
+
+static struct preempt_ops pvmap_local_ops = {
+	.sched_in = pvmap_local_sched_in,
+	.sched_out = pvmap_local_sched_out,
+};
+
+/*
+ * The slow path of pvmap_slots_unmap_local(): the local map whose first
+ * page is @page, in @s, of the running task's @t (NULL: it holds none).
+ * Return: whether a map was released (its state is the caller's to give
+ * back), misused or not; an address no live local map of this task
+ * returned, or an atomic map's, changes nothing.
+ */
+static noinline bool pvmap_slots_unmap_local_slow(struct pvmap_cpu_slots *s,
+						  struct pvmap_local_task *t, unsigned long page)
+{
+	unsigned int depth = t ? READ_ONCE(s->depth) : 0;
+	unsigned int i = pvmap_slots_find(s, depth, page);
+
+	if (unlikely(i == depth)) {
+		WARN(1, t ? "pvmap: local unmap of an address no live local map returned\n" :
+			"pvmap: local unmap without a live local map\n");
+		pvmap_misuse();
+		return false;
+	}
+	if (unlikely(!(s->stack[i].vaddr & PVMAP_SLOTS_LOCAL))) {
+		WARN(1, "pvmap: local unmap of an atomic map\n");
+		pvmap_misuse();
+		return false;
+	}
+	if (i + 1 < depth) {
+		/* as an atomic map's: popped with the map above it */
+		WARN(1, "pvmap: unmap of a local map that is not the innermost\n");
+		pvmap_misuse();
+		WRITE_ONCE(s->stack[i].released, true);
+		WRITE_ONCE(s->stack[i + 1].vaddr, s->stack[i + 1].vaddr | PVMAP_SLOTS_POP_BELOW);
+	} else {
+		pvmap_slots_pop(s, depth);
+	}
+	return true;
+}
+#endif /* CONFIG_PREEMPT_NOTIFIERS */
+
+/*
+ * A local map of @npages from @pfn. In task context, with preempt notifiers:
+ * migration off until the unmap, preemption and page faults on; the task's
+ * notifier takes its maps off the CPU whenever it is switched out. Else an
+ * atomic map. NULL after one WARN on misuse, or (with a ratelimited
+ * warning) when PVMAP_LOCAL_TASKS other tasks hold local maps on this CPU.
+ * For pvmap_io_mapping_map_local_wc(), inline in <pvmap/io_mapping.h>.
+ */
+void __iomem *pvmap_slots_map_local(u64 pfn, unsigned int npages, pgprot_t prot)
+{
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+	struct pvmap_cpu_slots *s;
+	struct pvmap_local_task *t;
+	void __iomem *vaddr;
+
+	if (!in_task())
+		return pvmap_slots_push_atomic(pfn, npages, prot);
+	migrate_disable();
+	/* a switch may land here, or an interrupt: nothing taken yet */
+	pvmap_irq_point();
+	preempt_disable();
+	s = this_cpu_ptr(pvmap_slots);
+	t = pvmap_local_task_get(s);
+	if (unlikely(!t)) {
+		pr_warn_ratelimited("pvmap: %u tasks hold local maps on this CPU: a local map refused\n",
+				    PVMAP_LOCAL_TASKS);
+		goto refused;
+	}
+	vaddr = pvmap_slots_push(s, pfn, npages, prot, true);
+	if (unlikely(!vaddr)) {
+		if (!t->maps)
+			pvmap_local_task_put(s, t);
+		goto refused;
+	}
+	t->maps++;
+	preempt_enable();
+	/* a switch may land here and anywhere until the unmap */
+	pvmap_irq_point();
+	return vaddr;
+refused:
+	preempt_enable();
+	migrate_enable();
+	return NULL;
+#else
+	return pvmap_slots_push_atomic(pfn, npages, prot);
+#endif
+}
+EXPORT_SYMBOL_GPL(pvmap_slots_map_local);
+
+/*
+ * Release the local map whose first page holds @vaddr: as an atomic one's
+ * (pvmap_slots_unmap()), the PTEs cleared and flushed, misuse refused the
+ * same ways, and an atomic map named here refused too; then migration on
+ * again, and the task's notifier gone with its last local map.
+ */
+void pvmap_slots_unmap_local(void __iomem *vaddr)
+{
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+	unsigned long page = (unsigned long)vaddr & PAGE_MASK;
+	struct pvmap_cpu_slots *s;
+	struct pvmap_local_task *t;
+	unsigned int depth;
+
+	if (!in_task()) {
+		pvmap_slots_unmap(vaddr, 0);
+		return;
+	}
+	pvmap_irq_point();
+	preempt_disable();
+	s = this_cpu_ptr(pvmap_slots);
+	t = s->running;
+	depth = READ_ONCE(s->depth);
+	pvmap_irq_point();
+	/* PVMAP_SLOTS_POP_BELOW set in the entry's address sends it to the slow path */
+	if (likely(t && depth && s->stack[depth - 1].vaddr == (page | PVMAP_SLOTS_LOCAL) &&
+		   !static_branch_unlikely(&pvmap_slots_slow)))
+		pvmap_slots_pop_fast(s, depth);
+	else if (!pvmap_slots_unmap_local_slow(s, t, page))
+		goto refused;
+	if (!--t->maps)
+		pvmap_local_task_put(s, t);
+	preempt_enable();
+	migrate_enable();
+	pvmap_irq_point();
+	return;
+refused:
+	preempt_enable();
+#else
+	pvmap_slots_unmap(vaddr, 0);
+#endif
+}
+EXPORT_SYMBOL_GPL(pvmap_slots_unmap_local);
 
 const struct pvmap_window *pvmap_slots_window(int cpu)
 {

@@ -53,13 +53,20 @@ struct pvmap_io_mapping {
  * which in 6.1 maps the wrong page above 4 GiB on i386). A sleepable map
  * never waits for another's unmap.
  *
- * On x86_64 without the hygiene parameter an atomic map is the address of
- * its offset in the whole-aperture mapping, as mainline's io_mapping is
- * there: no slots, so only the range limits hold, and an unmap is not
- * checked against the map it names (see pvmap_io_mapping_unmap_atomic()).
+ * Local maps share a CPU's slots and nesting depth with its atomic maps,
+ * and each task has the whole of both to itself: a task switched out
+ * takes its local maps off the CPU (see pvmap_io_mapping_map_local_wc()).
+ * At most PVMAP_LOCAL_TASKS tasks hold local maps on one CPU at once.
+ *
+ * On x86_64 without the hygiene parameter an atomic or local map is the
+ * address of its offset in the whole-aperture mapping, as mainline's
+ * io_mapping is there: no slots, so only the range limits hold, and an
+ * unmap is not checked against the map it names (see
+ * pvmap_io_mapping_unmap_atomic()).
  */
 #define PVMAP_SLOTS_PER_CPU	64
 #define PVMAP_MAX_DEPTH		16
+#define PVMAP_LOCAL_TASKS	32
 #define PVMAP_POOL_WINDOWS	8
 #define PVMAP_POOL_WINDOW_SIZE	(64 * 1024)
 
@@ -127,6 +134,8 @@ bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
 void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot);
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot);
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages);
+void __iomem *pvmap_slots_map_local(u64 pfn, unsigned int npages, pgprot_t prot);
+void pvmap_slots_unmap_local(void __iomem *vaddr);
 void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *mapping, u64 offset,
 				       unsigned int npages);
 void pvmap_io_mapping_bad_unmap(void);
@@ -267,6 +276,75 @@ static inline void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsi
 		pvmap_io_mapping_unmap_whole();
 	else
 		pvmap_slots_unmap(vaddr, npages);
+}
+
+/**
+ * pvmap_io_mapping_local_preemptible() - whether local maps may be preempted
+ *
+ * Context: any.
+ * Return: true when pvmap_io_mapping_map_local_wc() in task context leaves
+ * preemption and page faults enabled, as mainline's does: with preempt
+ * notifiers in the kernel (CONFIG_PREEMPT_NOTIFIERS, which Debian's
+ * kernels have), or on x86_64's whole-aperture path. False when a local
+ * map is an atomic one (preemption and page faults off until its unmap).
+ */
+bool pvmap_io_mapping_local_preemptible(void);
+
+/**
+ * pvmap_io_mapping_map_local_wc() - map one aperture page for this task
+ * @mapping: the mapping
+ * @offset: byte offset into the aperture; the page containing it is mapped
+ *
+ * Mainline's io_mapping_map_local_wc(): the map stays valid across
+ * preemption and page faults (a copy_from_user() inside may sleep), and
+ * the task stays on this CPU until the unmap. Maps nest, with atomic ones
+ * too, and are released in reverse order. Whenever the task is switched
+ * out, its local maps' PTEs are cleared and their TLB entries flushed, so
+ * that no other task on this CPU can reach them, and they are mapped again
+ * when it is switched back in; at the unmap the PTE is cleared and
+ * flushed, as an atomic map's. Where pvmap_io_mapping_local_preemptible()
+ * is false, and outside task context, this is an atomic map: preemption
+ * and page faults are off until the unmap.
+ *
+ * Context: any context but NMI, and not inside an arch_enter_lazy_mmu_mode()
+ * section; an interrupt handler unmaps before it returns.
+ * Return: the address of @offset, or NULL (with one WARN) if @offset is
+ * outside the aperture or this CPU's slots or nesting depth are exhausted
+ * for this task; NULL (with a ratelimited warning) when PVMAP_LOCAL_TASKS
+ * other tasks hold local maps on this CPU.
+ */
+static inline void __iomem *pvmap_io_mapping_map_local_wc(struct pvmap_io_mapping *mapping,
+							  u64 offset)
+{
+	void __iomem *vaddr;
+
+	if (unlikely(!pvmap_io_mapping_range_ok(mapping, offset, 1)))
+		return pvmap_io_mapping_bad_map(mapping, offset, 1);
+#ifdef CONFIG_64BIT
+	/* as mainline's on x86_64: nothing to hold */
+	if (mapping->whole)
+		return mapping->whole + offset;
+#endif
+	vaddr = pvmap_slots_map_local((mapping->base + offset) >> PAGE_SHIFT, 1, mapping->prot);
+	return likely(vaddr) ? vaddr + ((unsigned long)offset & ~PAGE_MASK) : NULL;
+}
+
+/**
+ * pvmap_io_mapping_unmap_local() - release the innermost local map
+ * @vaddr: an address inside the page returned by the matching map
+ *
+ * Clears the slot's PTE and flushes its TLB entry, then lets the task
+ * migrate again. Misuse gives one WARN as an atomic unmap's does, and
+ * an atomic map named here (or a local one to pvmap_io_mapping_unmap_atomic())
+ * is refused. On x86_64's whole-aperture path it does nothing, as
+ * mainline's.
+ *
+ * Context: the task (or interrupt) and CPU of the matching map.
+ */
+static inline void pvmap_io_mapping_unmap_local(void __iomem *vaddr)
+{
+	if (!pvmap_io_mapping_whole)
+		pvmap_slots_unmap_local(vaddr);
 }
 
 /**

@@ -30,6 +30,14 @@ enum pvmap_kind {
  */
 #define PVMAP_INFO_F_WRITE_COMBINING	0x02
 
+/*
+ * pvmap_io_mapping_map_local_wc() in task context leaves preemption and page
+ * faults on, its maps taken off the CPU at each switch (the kernel has
+ * preempt notifiers, or x86_64 maps the aperture whole). Without it a local
+ * map is an atomic one.
+ */
+#define PVMAP_INFO_F_LOCAL_PREEMPTIBLE	0x04
+
 /**
  * struct pvmap_info - what one /dev/pvmapN maps
  * @abi_version: PVMAP_ABI_VERSION of the module

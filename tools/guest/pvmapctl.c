@@ -170,20 +170,25 @@ static int cmd_info(const struct pvmap_info *info, const char *dev)
 {
 	if (json) {
 		printf("{\"device\": \"%s\", \"kind\": \"%s\", \"pci\": \"%s\", \"bar\": %u, "
-		       "\"base\": %" PRIu64 ", \"size\": %" PRIu64 ", \"clears_on_unmap\": %s}\n",
+		       "\"base\": %" PRIu64 ", \"size\": %" PRIu64 ", \"clears_on_unmap\": %s, "
+		       "\"local_preemptible\": %s}\n",
 		       dev, pvmap_kind_name(info->kind), info->pci_name, info->bar,
 		       (uint64_t)info->aperture_base, (uint64_t)info->aperture_size,
-		       info->flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? "true" : "false");
+		       info->flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? "true" : "false",
+		       info->flags & PVMAP_INFO_F_LOCAL_PREEMPTIBLE ? "true" : "false");
 		return 0;
 	}
 	printf("device:  %s\nkind:    %s\npci:     %s BAR%u\nbase:    %#" PRIx64 "\n"
-	       "size:    %#" PRIx64 " (%" PRIu64 " MiB)\nunmap:   %s\n",
+	       "size:    %#" PRIx64 " (%" PRIu64 " MiB)\nunmap:   %s\nlocal:   %s\n",
 	       dev, pvmap_kind_name(info->kind), info->pci_name, info->bar,
 	       (uint64_t)info->aperture_base, (uint64_t)info->aperture_size,
 	       (uint64_t)info->aperture_size >> 20,
 	       info->flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ?
 	       "clears the PTE and flushes the TLB entry" :
-	       "whole-aperture mapping stays (x86_64 without hygiene)");
+	       "whole-aperture mapping stays (x86_64 without hygiene)",
+	       info->flags & PVMAP_INFO_F_LOCAL_PREEMPTIBLE ?
+	       "preemptible (preempt notifiers take its maps off the CPU at a switch)" :
+	       "atomic (no preempt notifiers in this kernel)");
 	return 0;
 }
 
