@@ -639,6 +639,8 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 {
 	struct pvmap_cpu_slots *s = this_cpu_ptr(pvmap_slots);
 	unsigned int depth = READ_ONCE(s->depth), top = READ_ONCE(s->top);
+	/* all of the window, whatever a bug left in top */
+	unsigned int used = min_t(unsigned int, top, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
 
 	if (WARN_ONCE(s != t->cpu, "pvmap: a task holding local maps left their CPU\n"))
 		return;
@@ -653,11 +655,10 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 		t->depth = depth;
 		t->top = top;
 	}
-	if (top) {
-		pvmap_window_clear_local_unbatched(&s->window, 0, min_t(unsigned int, top,
-					PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS));
-		pvmap_count_add(PVMAP_CNT_PTE_WRITES, top);
-		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, top);
+	if (used) {
+		pvmap_window_clear_local_unbatched(&s->window, 0, used);
+		pvmap_count_add(PVMAP_CNT_PTE_WRITES, used);
+		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, used);
 	}
 	WRITE_ONCE(s->top, 0);
 	WRITE_ONCE(s->depth, 0);
