@@ -767,9 +767,10 @@ static noinline bool pvmap_slots_unmap_local_slow(struct pvmap_cpu_slots *s,
  * notifier takes its maps off the CPU whenever it is switched out. Else an
  * atomic map. NULL after one WARN on misuse, or (with a ratelimited
  * warning) when PVMAP_LOCAL_TASKS other tasks hold local maps on this CPU.
- * For pvmap_io_mapping_map_local_wc(), inline in <pvmap/io_mapping.h>.
+ * Inline in both entries, as pvmap_slots_push_atomic() is.
  */
-void __iomem *pvmap_slots_map_local(u64 pfn, unsigned int npages, pgprot_t prot)
+static __always_inline void __iomem *pvmap_slots_push_local(u64 pfn, unsigned int npages,
+							    pgprot_t prot)
 {
 #ifdef CONFIG_PREEMPT_NOTIFIERS
 	struct pvmap_cpu_slots *s;
@@ -807,6 +808,19 @@ refused:
 #else
 	return pvmap_slots_push_atomic(pfn, npages, prot);
 #endif
+}
+
+/* For pvmap_io_mapping_map_local_wc(), inline in <pvmap/io_mapping.h>. */
+void __iomem *pvmap_slots_map_local_page(u64 pfn, pgprot_t prot)
+{
+	return pvmap_slots_push_local(pfn, 1, prot);
+}
+EXPORT_SYMBOL_GPL(pvmap_slots_map_local_page);
+
+/* For pvmap_io_mapping_map_local_range_wc(). */
+void __iomem *pvmap_slots_map_local(u64 pfn, unsigned int npages, pgprot_t prot)
+{
+	return pvmap_slots_push_local(pfn, npages, prot);
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_map_local);
 

@@ -134,6 +134,7 @@ bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
 void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot);
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot);
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages);
+void __iomem *pvmap_slots_map_local_page(u64 pfn, pgprot_t prot);
 void __iomem *pvmap_slots_map_local(u64 pfn, unsigned int npages, pgprot_t prot);
 void pvmap_slots_unmap_local(void __iomem *vaddr);
 void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *mapping, u64 offset,
@@ -278,6 +279,31 @@ static inline void pvmap_io_mapping_unmap_atomic_range(void __iomem *vaddr, unsi
 		pvmap_slots_unmap(vaddr, npages);
 }
 
+/*
+ * Both local maps, as pvmap_io_mapping_map_atomic() is for the atomic ones:
+ * on x86_64's whole-aperture path the address, with nothing to hold, as
+ * mainline's there.
+ */
+static __always_inline void __iomem *
+pvmap_io_mapping_map_local(struct pvmap_io_mapping *m, u64 offset, unsigned int npages)
+{
+	void __iomem *vaddr;
+	u64 pfn;
+
+	if (unlikely(!pvmap_io_mapping_range_ok(m, offset, npages)))
+		return pvmap_io_mapping_bad_map(m, offset, npages);
+#ifdef CONFIG_64BIT
+	if (m->whole)
+		return m->whole + offset;
+#endif
+	pfn = (m->base + offset) >> PAGE_SHIFT;
+	if (__builtin_constant_p(npages) && npages == 1)
+		vaddr = pvmap_slots_map_local_page(pfn, m->prot);
+	else
+		vaddr = pvmap_slots_map_local(pfn, npages, m->prot);
+	return likely(vaddr) ? vaddr + ((unsigned long)offset & ~PAGE_MASK) : NULL;
+}
+
 /**
  * pvmap_io_mapping_local_preemptible() - whether local maps may be preempted
  *
@@ -316,17 +342,27 @@ bool pvmap_io_mapping_local_preemptible(void);
 static inline void __iomem *pvmap_io_mapping_map_local_wc(struct pvmap_io_mapping *mapping,
 							  u64 offset)
 {
-	void __iomem *vaddr;
+	return pvmap_io_mapping_map_local(mapping, offset, 1);
+}
 
-	if (unlikely(!pvmap_io_mapping_range_ok(mapping, offset, 1)))
-		return pvmap_io_mapping_bad_map(mapping, offset, 1);
-#ifdef CONFIG_64BIT
-	/* as mainline's on x86_64: nothing to hold */
-	if (mapping->whole)
-		return mapping->whole + offset;
-#endif
-	vaddr = pvmap_slots_map_local((mapping->base + offset) >> PAGE_SHIFT, 1, mapping->prot);
-	return likely(vaddr) ? vaddr + ((unsigned long)offset & ~PAGE_MASK) : NULL;
+/**
+ * pvmap_io_mapping_map_local_range_wc() - map consecutive pages for this task
+ * @mapping: the mapping
+ * @offset: byte offset of the first page; the page containing it is mapped
+ * @npages: number of pages, 1 to PVMAP_SLOTS_PER_CPU
+ *
+ * Like pvmap_io_mapping_map_local_wc(), for @npages pages at one contiguous
+ * virtual range; released by pvmap_io_mapping_unmap_local().
+ *
+ * Context: as pvmap_io_mapping_map_local_wc().
+ * Return: the address of @offset, or NULL as pvmap_io_mapping_map_local_wc()
+ * and when this task has fewer than @npages free slots on this CPU.
+ */
+static inline void __iomem *
+pvmap_io_mapping_map_local_range_wc(struct pvmap_io_mapping *mapping, u64 offset,
+				    unsigned int npages)
+{
+	return pvmap_io_mapping_map_local(mapping, offset, npages);
 }
 
 /**
