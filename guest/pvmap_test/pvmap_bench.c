@@ -29,6 +29,9 @@
  * Benchmarks, side by side on the same aperture and offsets
  * (PVMAP_BENCH_RUN, include/uapi/pvmap_test.h). ENGINE: pvmap (atomic,
  * one page per map), pvmap_range (atomic range maps of up to 16 pages),
+ * pvmap_local (pvmap_io_mapping_map_local_wc(): mainline_local's semantics,
+ * preemptible where the kernel has preempt notifiers, an atomic map where
+ * not; INFO's PVMAP_INFO_F_LOCAL_PREEMPTIBLE says which),
  * mainline_local and mainline_atomic (<linux/io-mapping.h>, which on i386
  * is __iomap_local_pfn_prot), ioremap (ioremap_wc + iounmap
  * per map, and the lazy purge its iounmaps left, at the end of the timing),
@@ -85,6 +88,8 @@ static __always_inline void __iomem *bench_map_page(struct bench *b, u64 offset)
 		return pvmap_io_mapping_map_atomic_wc(b->ctx->m, offset);
 	case PVMAP_BENCH_PVMAP_RANGE:
 		return pvmap_io_mapping_map_atomic_range_wc(b->ctx->m, offset, 1);
+	case PVMAP_BENCH_PVMAP_LOCAL:
+		return pvmap_io_mapping_map_local_wc(b->ctx->m, offset);
 	case PVMAP_BENCH_MAINLINE_LOCAL:
 		return io_mapping_map_local_wc(&b->mainline, offset);
 	case PVMAP_BENCH_MAINLINE_ATOMIC:
@@ -110,6 +115,9 @@ static __always_inline void bench_unmap_page(struct bench *b, void __iomem *p)
 		break;
 	case PVMAP_BENCH_PVMAP_RANGE:
 		pvmap_io_mapping_unmap_atomic_range(p, 1);
+		break;
+	case PVMAP_BENCH_PVMAP_LOCAL:
+		pvmap_io_mapping_unmap_local(p);
 		break;
 	case PVMAP_BENCH_MAINLINE_LOCAL:
 		io_mapping_unmap_local(p);

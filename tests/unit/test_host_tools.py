@@ -548,6 +548,47 @@ class BenchTimePerInstruction(unittest.TestCase):
                                                   "deb-686-pae-icount": exact}), [])
 
 
+class BenchLocal(unittest.TestCase):
+    """The summary's pvmap_local against mainline_local (the same semantics): per page and
+    overhead per page, their ratio with its run-by-run range, pvmap beside, and whether
+    pvmap_local's maps were preemptible on that kernel."""
+
+    def setUp(self):
+        self.br = load_bench_report()
+        self.res = bench_result(**{
+            "page/pvmap_local/1": ("us_per_op", 1.541), "page/mainline_local/1":
+            ("us_per_op", 1.435), "page/pvmap/1": ("us_per_op", 1.361),
+            "overhead/pvmap_local/1": ("overhead_us", 0.425),
+            "overhead/mainline_local/1": ("overhead_us", 0.318),
+            "overhead/pvmap/1": ("overhead_us", 0.245)})
+        self.res["meta"]["local_preemptible"] = True
+        self.res["stale"]["pvmap_local"] = {"probes": 200, "usable": 0, "fraction": 0.0}
+        self.res["stale"]["mainline_local"] = {"probes": 200, "usable": 0, "fraction": 0.0}
+
+    def test_ratios_and_row(self):
+        loc = self.br.local_result(self.res)
+        self.assertAlmostEqual(loc["overhead_vs_mainline_local"], 0.425 / 0.318)
+        self.assertAlmostEqual(loc["per_page_vs_mainline_local"], 1.541 / 1.435)
+        self.assertAlmostEqual(loc["overhead_pvmap_vs_mainline_local"], 0.245 / 0.318)
+        self.assertEqual(loc["mode"], "preemptible (preempt notifiers)")
+        self.res["local"] = loc
+        rows = self.br.local_table({"deb-686-pae-icount": self.res})
+        self.assertIn("| deb-686-pae-icount (instructions) | preemptible (preempt notifiers) | "
+                      "1541 / 1435 / 1361 | 425 / 318 / 245 | 1.074 (1.074-1.074, 1 runs) | "
+                      "1.336 (1.336-1.336, 1 runs) | 0.770 | 0/200 / 0/200 | none |", rows)
+
+    def test_atomic_and_incorrect_never_ranked(self):
+        self.res["meta"]["local_preemptible"] = False
+        self.res["incorrect"] = ["pvmap_local"]
+        loc = self.br.local_result(self.res)
+        self.assertEqual(loc["mode"], "atomic (no preempt notifiers)")
+        self.assertIsNone(loc["overhead_vs_mainline_local"])
+        self.assertIsNone(loc["overhead"]["pvmap_local"])
+        # a log from before pvmap_local: no row
+        self.assertIsNone(self.br.local_result(bench_result(**{
+            "overhead/pvmap/1": ("overhead_us", 0.245)})))
+
+
 class RunGuestIcount(unittest.TestCase):
     """run-guest --icount: one vCPU (QEMU counts instructions on one TCG thread), no Xen or
     PV; refused before anything boots."""

@@ -58,6 +58,8 @@ static const char *const engines[] = {
 	[PVMAP_BENCH_MAINLINE_LOCAL] = "mainline_local",
 	[PVMAP_BENCH_MAINLINE_ATOMIC] = "mainline_atomic", [PVMAP_BENCH_IOREMAP] = "ioremap",
 	[PVMAP_BENCH_PERMANENT] = "permanent", [PVMAP_BENCH_PTE_FLOOR] = "pte_floor",
+	/* mainline_local's semantics: preemptible where meta's local_preemptible says so */
+	[PVMAP_BENCH_PVMAP_LOCAL] = "pvmap_local",
 };
 #define NR_ENGINES	(sizeof(engines) / sizeof(engines[0]))
 static const struct {
@@ -73,7 +75,7 @@ static const struct {
 static const char *const user_engines[] = { "pvmap_pwrite", "user_mmap" };
 /* engines with an unmap, whose stale translations are counted */
 static const char *const stale_engines[] = {
-	"pvmap", "pvmap_range", "mainline_local", "mainline_atomic", "ioremap",
+	"pvmap", "pvmap_range", "pvmap_local", "mainline_local", "mainline_atomic", "ioremap",
 };
 static const struct {
 	const char *name;
@@ -381,12 +383,18 @@ static void print_meta(const char *mode, int runs, int ncpus)
 	}
 	if (!guest_test(PVMAP_TEST_FACILITIES, &req, info.aperture_base, info.aperture_size))
 		guest_facilities_text(&req, fac, sizeof(fac));
+	/*
+	 * local_preemptible: pvmap_local's maps leave preemption on (preempt
+	 * notifiers, or x86_64's whole aperture); false: each is an atomic map.
+	 */
 	printf("# pvmap-bench: {\"mode\": \"%s\", \"clears_on_unmap\": %s, \"write_combining\": %s, "
+	       "\"local_preemptible\": %s, "
 	       "\"hygiene\": \"%c\", \"aperture\": %llu, \"runs\": %d, \"vcpus\": %d, "
 	       "\"release\": \"%s\", \"machine\": \"%s\", \"cpu_model\": \"%s\", "
 	       "\"facilities\": \"%s\", \"clock\": \"%s\"}\n",
 	       mode, info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ? "true" : "false",
-	       info.flags & PVMAP_INFO_F_WRITE_COMBINING ? "true" : "false", flag[0] ? flag[0] : '?',
+	       info.flags & PVMAP_INFO_F_WRITE_COMBINING ? "true" : "false",
+	       info.flags & PVMAP_INFO_F_LOCAL_PREEMPTIBLE ? "true" : "false", flag[0] ? flag[0] : '?',
 	       (unsigned long long)info.aperture_size, runs, ncpus, uts.release, uts.machine, model,
 	       /* run-guest --icount: every "ns" is then a count of guest instructions */
 	       fac, guest_clock_is_icount() ? "icount" : "time");
