@@ -654,8 +654,9 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 		t->top = top;
 	}
 	if (top) {
-		pvmap_window_clear_local_unbatched(&s->window, 0, min_t(unsigned int, top,
-					PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS));
+		pvmap_window_clear_local_unbatched(&s->window, 0,
+						   min_t(unsigned int, top,
+							 PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS));
 		pvmap_count_add(PVMAP_CNT_PTE_WRITES, top);
 		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, top);
 	}
