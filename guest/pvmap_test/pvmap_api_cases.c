@@ -126,6 +126,62 @@ static int api_stale(struct pvmap_test_ctx *ctx, unsigned int unused)
 	return test_pass(ctx, "a live map reads, the released slot faults");
 }
 
+/*
+ * Local maps nest with atomic ones, LIFO: a local map, an atomic map above
+ * it, a local map above that, each reading its own page while all are
+ * live, unmapped in reverse; with slots, each faults once unmapped. The
+ * local map leaves page faults on (and preemption, where the kernel counts
+ * it) exactly when pvmap_io_mapping_local_preemptible() says so, as INFO's
+ * PVMAP_INFO_F_LOCAL_PREEMPTIBLE does.
+ */
+static int api_local(struct pvmap_test_ctx *ctx, unsigned int unused)
+{
+	u64 base = pvmap_test_random_offset(ctx, 3);
+	bool want = pvmap_io_mapping_local_preemptible(), got;
+	int preempt = preempt_count(), pagefaults = pagefault_disabled();
+	void __iomem *a, *b = NULL, *c = NULL;
+	int bad = 0;
+
+	a = pvmap_io_mapping_map_local_wc(ctx->m, base);
+	if (!a)
+		return test_fail(ctx, "local map returned NULL");
+	got = pvmap_test_map_preemptible(preempt, pagefaults);
+	writel(0x6c000000, a);
+	b = pvmap_io_mapping_map_atomic_wc(ctx->m, base + PAGE_SIZE);
+	if (b) {
+		writel(0x6c000001, b);
+		c = pvmap_io_mapping_map_local_wc(ctx->m, base + 2 * PAGE_SIZE);
+	}
+	if (c) {
+		writel(0x6c000002, c);
+		bad += readl(c) != 0x6c000002;
+		bad += c == a || c == b;
+		pvmap_io_mapping_unmap_local(c);
+	}
+	if (b) {
+		bad += readl(b) != 0x6c000001 || b == a;
+		pvmap_io_mapping_unmap_atomic(b);
+	}
+	bad += readl(a) != 0x6c000000;
+	pvmap_io_mapping_unmap_local(a);
+	if (pagefault_disabled() != pagefaults || preempt_count() != preempt)
+		return test_fail(ctx, "after the unmaps: preempt %d, pagefaults %d; want %d, %d",
+				 preempt_count(), pagefault_disabled(), preempt, pagefaults);
+	if (!b || !c)
+		return test_fail(ctx, "the %s map above the local one returned NULL",
+				 b ? "local" : "atomic");
+	if (bad)
+		return test_fail(ctx, "%d nested maps read back wrong or shared an address", bad);
+	if (got != want)
+		return test_fail(ctx, "local map preemptible %d, local_preemptible() %d",
+				 got, want);
+	if (ctx->slots && (!pvmap_test_faults(a) || !pvmap_test_faults(b) ||
+			   !pvmap_test_faults(c)))
+		return test_fail(ctx, "a local or atomic map reachable after its unmap");
+	return test_pass(ctx, "local, atomic, local nested and unmapped in reverse; local maps %s",
+			 want ? "preemptible" : "atomic (no preempt notifiers)");
+}
+
 /* A sleepable map of @len bytes held across a sleep, read back; its pool window faults after. */
 static int api_sleepable(struct pvmap_test_ctx *ctx, unsigned int len)
 {
@@ -368,6 +424,43 @@ static void misuse_unmaps(struct misuse_run *t)
 	}
 }
 
+/*
+ * A local map named to an atomic unmap, and an atomic map named to a local
+ * unmap, are refused with one WARN each, both maps still live. Only where
+ * local maps are preemptible and through slots: atomic ones are atomic maps,
+ * and whole-aperture unmaps name nothing.
+ */
+static void misuse_local(struct misuse_run *t)
+{
+	void __iomem *a, *b;
+
+	if (!t->through_slots || !pvmap_io_mapping_local_preemptible())
+		return;
+	a = pvmap_io_mapping_map_local_wc(t->ctx->m, 0);
+	if (!a) {
+		t->bad++;
+		return;
+	}
+	pvmap_io_mapping_unmap_atomic(a);	/* a local map: refused */
+	t->warns++;
+	misuse_expect(t, 0, "an atomic unmap of a local map");
+	b = pvmap_io_mapping_map_atomic_wc(t->ctx->m, PAGE_SIZE);
+	if (b) {
+		pvmap_io_mapping_unmap_local(b);	/* an atomic map: refused */
+		t->warns++;
+		misuse_expect(t, 1, "a local unmap of an atomic map");
+		writel(4, b);
+		writel(5, a);
+		t->bad += readl(b) != 4 || readl(a) != 5;
+		pvmap_io_mapping_unmap_atomic(b);
+	} else {
+		t->bad++;
+	}
+	pvmap_io_mapping_unmap_local(a);
+	misuse_expect(t, 0, "the local map's own unmap");
+	t->bad += (b && !pvmap_test_faults(b)) || !pvmap_test_faults(a);
+}
+
 /* Maps outside the aperture or of no pages: refused, nothing changed. */
 static void misuse_refused_maps(struct misuse_run *t)
 {
@@ -432,8 +525,8 @@ static void misuse_still_works(struct misuse_run *t)
 
 /* The cases, in order: each starts and ends with no map of this test's live. */
 static void (*const misuse_cases[])(struct misuse_run *t) = {
-	misuse_unbalanced, misuse_pool_double_unmap, misuse_unmaps, misuse_refused_maps,
-	misuse_past_limits, misuse_still_works,
+	misuse_unbalanced, misuse_pool_double_unmap, misuse_unmaps, misuse_local,
+	misuse_refused_maps, misuse_past_limits, misuse_still_works,
 };
 
 /* Every misuse refused with one WARN, the preempt and page-fault counts restored after each. */

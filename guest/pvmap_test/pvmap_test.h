@@ -7,6 +7,7 @@
 #ifndef PVMAP_TEST_H
 #define PVMAP_TEST_H
 
+#include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
@@ -56,6 +57,18 @@ static inline bool pvmap_test_faults(void __iomem *vaddr)
 	return get_kernel_nofault(val, (u32 __force *)vaddr) == -EFAULT;
 }
 
+/*
+ * Whether a local map just made left preemption and page faults on: the
+ * page-fault count against @pagefaults before it, and the preempt count
+ * against @preempt where the kernel counts it (PREEMPT_COUNT).
+ */
+static inline bool pvmap_test_map_preemptible(int preempt, int pagefaults)
+{
+	if (pagefault_disabled() != !!pagefaults)
+		return false;
+	return !IS_ENABLED(CONFIG_PREEMPT_COUNT) || preempt_count() == preempt;
+}
+
 /* Set the verdict and its message; 0, for a test to return. */
 __printf(3, 4)
 int pvmap_test_report(struct pvmap_test_ctx *ctx, enum pvmap_test_status status,
@@ -102,6 +115,7 @@ int pvmap_test_probe(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_mainline(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pattern(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_irq_load(struct pvmap_test_ctx *ctx, void *arg);
+int pvmap_test_local(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_hazard_map(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_hazard_write(struct pvmap_test_ctx *ctx, void *arg);
 int pvmap_test_pv_refusals(struct pvmap_test_ctx *ctx, void *arg);

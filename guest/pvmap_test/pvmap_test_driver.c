@@ -272,6 +272,7 @@ static const struct pvmap_test_ioctl {
 	{ PVMAP_TEST_HAZARD_WRITE, pvmap_test_hazard_write, NO_MAPPING | HELD_STATE },
 	{ PVMAP_TEST_MAINLINE, pvmap_test_mainline, NO_MAPPING },
 	{ PVMAP_TEST_IRQ_LOAD, pvmap_test_irq_load },
+	{ PVMAP_TEST_LOCAL, pvmap_test_local },
 	{ PVMAP_TEST_PV_REFUSALS, pvmap_test_pv_refusals },
 	{ PVMAP_TEST_PV_PING, pvmap_test_pv_ping, NO_MAPPING },
 	{ PVMAP_TEST_PV_HOLD, pvmap_test_pv_hold, HELD_STATE },

@@ -225,6 +225,42 @@ struct pvmap_test_irq_load {
 	__u32 pad;
 };
 
+/*
+ * LOCAL: a local map (pvmap_io_mapping_map_local_wc()) of an aperture page
+ * held by the requesting task across what it must survive (@scenario):
+ * PREEMPTED, a switch to a kthread on its CPU, which probes the held
+ * address and maps a page of its own; FAULT_INSIDE, copy_from_user() from
+ * @user and copy_to_user() to @user_out (pages not present in the caller's
+ * page tables)
+ * through the map; IRQ_NESTING, an hrtimer's hardirq and a tasklet each
+ * taking an atomic and a local map above it. Where local maps are atomic
+ * (@preemptible 0), the fallback is checked instead. @user holds the
+ * pattern of @seed at offset 0 (pvmap_pattern.h); with preemptible maps it
+ * must reach the aperture page and @user_out. What the aperture held is put
+ * back after.
+ */
+enum pvmap_test_local_scenario {
+	PVMAP_LOCAL_PREEMPTED		= 0,
+	PVMAP_LOCAL_FAULT_INSIDE	= 1,
+	PVMAP_LOCAL_IRQ_NESTING		= 2,
+};
+
+struct pvmap_test_local {
+	struct pvmap_test_head h;
+	__u32 scenario;			/* in: enum pvmap_test_local_scenario */
+	__u32 preemptible;		/* out: the map left preemption and page faults on */
+	__u64 user, user_out;		/* in: FAULT_INSIDE's source and destination page */
+	__u64 seed;			/* in: FAULT_INSIDE's pattern, at offset 0 */
+	__u64 offset;			/* out: the aperture page held */
+	__u32 switches;			/* out: PREEMPTED: this task's switches while it held */
+	__u32 faulted;			/* out: PREEMPTED: the other task's probe faulted */
+	__u32 same_slot;		/* out: PREEMPTED: its own map took the held address */
+	__u32 read_own;			/* out: PREEMPTED: and read its own page */
+	__u32 copied_from, copied_to;	/* out: FAULT_INSIDE: bytes each copy moved */
+	__u32 irq_maps;			/* out: IRQ_NESTING: maps made in interrupts above */
+	__u32 pad;
+};
+
 /* PV_REFUSALS: one request Xen refuses or adjusts, and its outcome. */
 struct pvmap_test_pv_case {
 	__u64 val;			/* the PTE asked */
@@ -336,6 +372,7 @@ struct pvmap_test_xen {
 #define PVMAP_TEST_VGPU_WINDOW	_IOWR(PVMAP_TEST_MAGIC, 0x16, struct pvmap_test_vgpu_window)
 #define PVMAP_TEST_BLOB_HAZARD	_IOWR(PVMAP_TEST_MAGIC, 0x17, struct pvmap_test_blob_hazard)
 #define PVMAP_TEST_BLOB_STEP	_IOWR(PVMAP_TEST_MAGIC, 0x18, struct pvmap_test_blob_hazard)
+#define PVMAP_TEST_LOCAL	_IOWR(PVMAP_TEST_MAGIC, 0x19, struct pvmap_test_local)
 
 /* pvmap_bench.ko: the engines measured side by side. */
 enum pvmap_bench_engine {

@@ -232,6 +232,136 @@ TEST_F(pvmap, mainline_sched_out_flushes)
 			       req.usable, "usable translations after a switch away from a map");
 }
 
+/*
+ * One PVMAP_TEST_LOCAL scenario on the ivshmem aperture (pvmap_test's
+ * pvmap_test_local.c): 0 once it ran, its verdict in @req->h.status and its
+ * message and mode printed, the mode checked against INFO's
+ * PVMAP_INFO_F_LOCAL_PREEMPTIBLE; -1 after fail() when it could not run or
+ * the two disagree.
+ */
+static int local_scenario(struct pvmap_test_local *req, uint32_t scenario)
+{
+	struct device *d;
+	bool info;
+
+	scan_devices();
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	if (!d)
+		return fail("no ivshmem aperture");
+	req->scenario = scenario;
+	if (guest_test(PVMAP_TEST_LOCAL, req, d->info.aperture_base, d->info.aperture_size))
+		return fail("local: %s", req->h.msg);
+	printf("# %s\n", req->h.msg);
+	if (req->h.status == PVMAP_TEST_SKIP)
+		return 0;
+	info = d->info.flags & PVMAP_INFO_F_LOCAL_PREEMPTIBLE;
+	printf("# local maps %s (INFO's LOCAL_PREEMPTIBLE %s); page %#llx\n",
+	       req->preemptible ? "preemptible, page faults on" :
+	       "atomic fallback, preemption and page faults off", info ? "set" : "clear",
+	       (unsigned long long)req->offset);
+	if (info != !!req->preemptible)
+		return fail("INFO says local maps are %s, the map was %s",
+			    info ? "preemptible" : "atomic", req->preemptible ? "preemptible" : "atomic");
+	return 0;
+}
+
+/*
+ * A local map (pvmap_io_mapping_map_local_wc()) held across a switch: the
+ * task holding it waits for a kthread on its CPU, which must fault reading
+ * the held address, and whose own local map must take the same slot and
+ * read its own page; switched back in, the task reads its page through the
+ * same address. Where local maps are atomic (no preempt notifiers: the
+ * project's debug kernels) the map must have disabled preemption and page
+ * faults instead; either mode must be what INFO says. x86_64's
+ * whole-aperture mapping skips: nothing is cleared by design.
+ */
+TEST_F(pvmap, map_local_preempted)
+{
+	struct pvmap_test_local req = { 0 };
+
+	ASSERT_EQ(0, local_scenario(&req, PVMAP_LOCAL_PREEMPTED));
+	if (req.h.status == PVMAP_TEST_SKIP)
+		SKIP(return, "%s", req.h.msg);
+	if (req.preemptible)
+		printf("# %u switches while held; the other task's probe %s, its map %s the slot, "
+		       "read %s page\n", req.switches, req.faulted ? "faulted" : "READ",
+		       req.same_slot ? "took" : "DID NOT TAKE", req.read_own ? "its own" : "ANOTHER");
+	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("%s", req.h.msg);
+}
+
+/* A file of the initramfs's root for map_local_fault_inside: neither memfd nor madvise on i386's */
+#define LOCAL_SRC_FILE	"/pvmap-local-src"
+
+/*
+ * Page faults inside a local map: a page of a file holding a pattern
+ * (unlinked, on the initramfs's root), in a mapping never touched, so not
+ * present in this process's page tables, copied into the aperture page
+ * with copy_from_user(), then out to a fresh anonymous page with
+ * copy_to_user(). With preemptible local maps both faults are served and
+ * both copies are whole, the pattern landing in the aperture and in the
+ * user page; atomic, both come back short at once (nothing copied),
+ * without a splat.
+ */
+TEST_F(pvmap, map_local_fault_inside)
+{
+	struct pvmap_test_local req = { .seed = random_u64() };
+	uint8_t *page = malloc(PAGE), *src, *dst;
+	int fd = open(LOCAL_SRC_FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	uint64_t ok = 0;
+
+	ASSERT_NE(NULL, page);
+	ASSERT_LE(0, fd) TH_LOG(LOCAL_SRC_FILE ": %s", strerror(errno));
+	unlink(LOCAL_SRC_FILE);
+	pvmap_pattern_fill(page, PAGE, req.seed, 0);
+	ASSERT_EQ((ssize_t)PAGE, pwrite(fd, page, PAGE, 0));
+	src = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	dst = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, src);
+	ASSERT_NE(MAP_FAILED, dst);
+	req.user = (uintptr_t)src;
+	req.user_out = (uintptr_t)dst;
+	ASSERT_EQ(0, local_scenario(&req, PVMAP_LOCAL_FAULT_INSIDE));
+	printf("# copy_from_user %u, copy_to_user %u of %llu bytes inside the map\n",
+	       req.copied_from, req.copied_to, (unsigned long long)PAGE);
+	if (req.preemptible && req.h.status == PVMAP_TEST_PASS)
+		ok = pvmap_pattern_check(dst, PAGE, req.seed, 0);
+	munmap(src, PAGE);
+	munmap(dst, PAGE);
+	close(fd);
+	free(page);
+	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("%s", req.h.msg);
+	if (req.preemptible) {
+		ASSERT_EQ(PAGE, ok) TH_LOG("the user page differs at %llu", (unsigned long long)ok);
+	}
+}
+
+/*
+ * Interrupts nest above a task's local map: an hrtimer on its CPU
+ * (hardirq) and the tasklet it schedules (softirq) each take an atomic map
+ * and a local map (atomic in interrupt context) above it, read their own
+ * pages and unmap, while the held map keeps reading the task's page;
+ * afterwards no slot is live on any CPU (STATS' live_slots).
+ */
+TEST_F(pvmap, map_local_irq_nesting)
+{
+	struct pvmap_test_local req = { 0 };
+	struct pvmap_stats st = { 0 };
+	struct device *d;
+	int fd;
+
+	ASSERT_EQ(0, local_scenario(&req, PVMAP_LOCAL_IRQ_NESTING));
+	printf("# %u maps in interrupts above the held one\n", req.irq_maps);
+	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("%s", req.h.msg);
+	fd = open_ivshmem(&d);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, read_stats(fd, &st)) TH_LOG("STATS: %s", strerror(errno));
+	close(fd);
+	for (unsigned int cpu = 0; cpu < st.nr_cpus && cpu < PVMAP_STATS_MAX_CPUS; cpu++) {
+		ASSERT_EQ(0, st.live_slots[cpu])
+			TH_LOG("%u slots still live on CPU %u", st.live_slots[cpu], cpu);
+	}
+}
+
 #define KMAP_LOCAL_SUITE	"kmap_local"
 #define KMAP_LOCAL_KUNIT	"/sys/kernel/debug/kunit/" KMAP_LOCAL_SUITE "/results"
 

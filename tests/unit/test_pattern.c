@@ -98,6 +98,8 @@ static int uapi_test_layout(void)
 	       sizeof(struct pvmap_test_pattern) == 184 &&
 	       offsetof(struct pvmap_test_pattern, bad) == 176 &&
 	       sizeof(struct pvmap_test_irq_load) == 240 &&
+	       sizeof(struct pvmap_test_local) == 216 &&
+	       offsetof(struct pvmap_test_local, switches) == 184 &&
 	       sizeof(struct pvmap_test_pv) == 224 &&
 	       offsetof(struct pvmap_test_pv, reserved) == 200 &&
 	       sizeof(struct pvmap_test_ping) == 176 &&

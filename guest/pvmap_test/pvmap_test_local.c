@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pvmap_test's fixture for local maps (pvmap_io_mapping_map_local_wc()),
+ * PVMAP_TEST_LOCAL: one held by the requesting task across a switch to
+ * another task on its CPU, across page faults served inside it, and under
+ * maps made by interrupts. Where local maps are atomic (no preempt
+ * notifiers in the kernel) each scenario checks that fallback instead.
+ */
+
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <uapi/pvmap_pattern.h>
+
+#include "pvmap_test.h"
+
+#define LOCAL_TAG	0x6c6f0000U	/* "lo": the held page's word */
+#define OTHER_TAG	0x6f740000U	/* "ot": the other task's page's */
+#define IRQ_TAG		0x69720000U	/* "ir": the interrupts' pages' */
+
+/* Through an atomic map: the word at @off, @val written in its place. */
+static u32 local_swap(struct pvmap_test_ctx *ctx, u64 off, u32 val)
+{
+	void __iomem *p = pvmap_io_mapping_map_atomic_wc(ctx->m, off);
+	u32 old;
+
+	if (!p)
+		return 0;
+	old = readl(p);
+	writel(val, p);
+	pvmap_io_mapping_unmap_atomic(p);
+	return old;
+}
+
+/* The map's mode differs from what pvmap_io_mapping_local_preemptible() says. */
+static int local_mode_wrong(struct pvmap_test_ctx *ctx, const struct pvmap_test_local *req)
+{
+	return test_fail(ctx, "local map preemptible %u, local_preemptible() %d",
+			 req->preemptible, pvmap_io_mapping_local_preemptible());
+}
+
+/* @n distinct random pages of ctx's aperture, in @off. */
+static void local_pages(struct pvmap_test_ctx *ctx, u64 *off, unsigned int n)
+{
+	u64 base = pvmap_test_random_offset(ctx, n);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		off[i] = base + ((u64)i << PAGE_SHIFT);
+}
+
+/* PREEMPTED: the other task, bound to the holder's CPU. */
+struct local_other {
+	struct completion done;
+	struct pvmap_test_ctx *ctx;
+	void __iomem *held;
+	u64 off;
+	bool faulted, same_slot, read_own;
+};
+
+static int local_other_task(void *data)
+{
+	struct local_other *o = data;
+	void __iomem *p;
+
+	o->faulted = pvmap_test_faults(o->held);
+	p = pvmap_io_mapping_map_local_wc(o->ctx->m, o->off);
+	if (p) {
+		o->same_slot = ((unsigned long)p & PAGE_MASK) ==
+			       ((unsigned long)o->held & PAGE_MASK);
+		o->read_own = readl(p) == OTHER_TAG;
+		pvmap_io_mapping_unmap_local(p);
+	}
+	complete(&o->done);
+	return 0;
+}
+
+/*
+ * The map held across a switch: this task maps its page, writes its tag
+ * through the map and waits for a kthread bound to its CPU, which runs
+ * once this task is switched out; its nofault read of the held address
+ * must fault, and its own local map must take the same slot and read its
+ * own page. Switched back in, this task reads its tag through the held
+ * address. Where local maps are atomic, the map must have disabled
+ * preemption and page faults, and nothing is switched.
+ */
+static int local_preempted(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
+			   const u64 *off)
+{
+	struct local_other o = { .ctx = ctx, .off = off[1] };
+	int preempt = preempt_count(), pagefaults = pagefault_disabled();
+	struct task_struct *other = NULL;
+	unsigned long switches;
+	void __iomem *held;
+	bool atomic_ok = true;
+	u32 after = 0;
+
+	if (!ctx->slots)
+		return test_skip(ctx, "whole-aperture mapping: nothing is cleared by design");
+	init_completion(&o.done);
+	/* the kthread is bound to this CPU, whose TLB holds the entries */
+	migrate_disable();
+	if (pvmap_io_mapping_local_preemptible()) {
+		other = kthread_create_on_cpu(local_other_task, &o, smp_processor_id(),
+					      "pvmap_local/%u");
+		if (IS_ERR(other)) {
+			migrate_enable();
+			return PTR_ERR(other);
+		}
+		get_task_struct(other);
+	}
+	switches = current->nvcsw + current->nivcsw;
+	held = pvmap_io_mapping_map_local_wc(ctx->m, off[0]);
+	if (!held) {
+		if (other) {
+			kthread_stop(other);
+			put_task_struct(other);
+		}
+		migrate_enable();
+		return test_fail(ctx, "local map of %#llx returned NULL", off[0]);
+	}
+	req->preemptible = pvmap_test_map_preemptible(preempt, pagefaults);
+	writel(LOCAL_TAG, held);
+	if (other) {
+		o.held = held;
+		wake_up_process(other);
+		wait_for_completion(&o.done);
+	} else {
+		/* the fallback: both off, as an atomic map has them */
+		atomic_ok = pagefault_disabled() > pagefaults &&
+			    (!IS_ENABLED(CONFIG_PREEMPT_COUNT) || preempt_count() > preempt);
+	}
+	/* a map not restored at the switch in faults here: a failure, not an oops */
+	if (get_kernel_nofault(after, (u32 __force *)held))
+		after = 0;
+	req->switches = current->nvcsw + current->nivcsw - switches;
+	pvmap_io_mapping_unmap_local(held);
+	migrate_enable();
+	if (other) {
+		kthread_stop(other);
+		put_task_struct(other);
+	}
+	req->faulted = o.faulted;
+	req->same_slot = o.same_slot;
+	req->read_own = o.read_own;
+	if (req->preemptible != pvmap_io_mapping_local_preemptible())
+		return local_mode_wrong(ctx, req);
+	if (after != LOCAL_TAG)
+		return test_fail(ctx, "the held address read %#x (0: faulted), its page holds %#x",
+				 after, LOCAL_TAG);
+	if (!pvmap_test_faults(held))
+		return test_fail(ctx, "the held address is reachable after its unmap");
+	if (!other) {
+		if (!atomic_ok)
+			return test_fail(ctx, "atomic fallback: preempt_count %d, pagefaults %d",
+					 preempt_count(), pagefault_disabled());
+		return test_pass(ctx, "atomic fallback: preemption, page faults off while mapped");
+	}
+	if (!req->switches || !o.faulted || !o.same_slot || !o.read_own)
+		return test_fail(ctx, "%u switches; other task: faulted %d, same slot %d, own %d",
+				 req->switches, o.faulted, o.same_slot, o.read_own);
+	return test_pass(ctx, "held across %u switches: the other task faulted, mapped the slot",
+			 req->switches);
+}
+
+/*
+ * Page faults inside the map: a whole page copied from @user into the
+ * aperture page and back out to @user_out, neither present in the caller's
+ * page tables. With preemptible local maps both faults are served and the
+ * copies are whole; atomic, the first access faults and each copy comes
+ * back short (copy_from_user() zeroes what it did not copy).
+ */
+static int local_fault_inside(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
+			      const u64 *off)
+{
+	void __user *src = u64_to_user_ptr(req->user), *dst = u64_to_user_ptr(req->user_out);
+	int preempt = preempt_count(), pagefaults = pagefault_disabled();
+	void __iomem *held;
+	unsigned long left_from, left_to;
+	size_t ok;
+
+	held = pvmap_io_mapping_map_local_wc(ctx->m, off[0]);
+	if (!held)
+		return test_fail(ctx, "local map of %#llx returned NULL", off[0]);
+	req->preemptible = pvmap_test_map_preemptible(preempt, pagefaults);
+	left_from = copy_from_user((void __force *)held, src, PAGE_SIZE);
+	left_to = copy_to_user(dst, (void __force *)held, PAGE_SIZE);
+	pvmap_io_mapping_unmap_local(held);
+	req->copied_from = PAGE_SIZE - left_from;
+	req->copied_to = PAGE_SIZE - left_to;
+	if (req->preemptible != pvmap_io_mapping_local_preemptible())
+		return local_mode_wrong(ctx, req);
+	if (!req->preemptible) {
+		if (left_from == PAGE_SIZE && left_to == PAGE_SIZE)
+			return test_pass(ctx, "atomic fallback: both copies short, nothing copied");
+		/* a page already present copies: not what the caller promised */
+		return test_fail(ctx, "atomic fallback: copies of %u and %u bytes, want none",
+				 req->copied_from, req->copied_to);
+	}
+	if (left_from || left_to)
+		return test_fail(ctx, "copies of %u and %u bytes of %lu in a local map",
+				 req->copied_from, req->copied_to, PAGE_SIZE);
+	held = pvmap_io_mapping_map_atomic_wc(ctx->m, off[0]);
+	if (!held)
+		return test_fail(ctx, "atomic map of %#llx returned NULL", off[0]);
+	memcpy_fromio(ctx->buf, held, PAGE_SIZE);
+	pvmap_io_mapping_unmap_atomic(held);
+	ok = pvmap_pattern_check(ctx->buf, PAGE_SIZE, req->seed, 0);
+	if (ok != PAGE_SIZE)
+		return test_fail(ctx, "the aperture page differs from the user page at %zu", ok);
+	return test_pass(ctx, "both copies whole, faults served inside the local map");
+}
+
+/* FAULT_INSIDE with the page it writes saved first and put back after. */
+static int local_fault_inside_saved(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
+				    const u64 *off)
+{
+	void *saved = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	void __iomem *p;
+	int ret;
+
+	if (!saved)
+		return -ENOMEM;
+	p = pvmap_io_mapping_map_atomic_wc(ctx->m, off[0]);
+	if (!p) {
+		kfree(saved);
+		return test_fail(ctx, "atomic map of %#llx returned NULL", off[0]);
+	}
+	memcpy_fromio(saved, p, PAGE_SIZE);
+	pvmap_io_mapping_unmap_atomic(p);
+	ret = local_fault_inside(ctx, req, off);
+	p = pvmap_io_mapping_map_atomic_wc(ctx->m, off[0]);
+	if (p) {
+		memcpy_toio(p, saved, PAGE_SIZE);
+		pvmap_io_mapping_unmap_atomic(p);
+	}
+	kfree(saved);
+	return ret;
+}
+
+/*
+ * IRQ_NESTING: while the task holds its local map, an hrtimer on its CPU
+ * (hardirq) and the tasklet it schedules (softirq) each map a page
+ * atomically and a page locally (atomic there) above it, check they read
+ * their own pages and that the held map still reads the task's, and unmap.
+ */
+struct local_irq {
+	struct hrtimer timer;
+	struct tasklet_struct tasklet;
+	struct pvmap_io_mapping *m;
+	void __iomem *held;
+	u64 off[2];
+	unsigned int maps, bad, held_gone;
+	void __iomem *seen[4];
+	bool done;
+};
+
+/* One context's two maps, nested above the held one, counted in @l. */
+static void local_irq_maps(struct local_irq *l, bool hard)
+{
+	void __iomem *a, *b;
+	u32 val;
+
+	/* the held map is the interrupted task's: live (unless it was switched out) */
+	if (get_kernel_nofault(val, (u32 __force *)l->held) || val != LOCAL_TAG)
+		l->held_gone++;
+	a = pvmap_io_mapping_map_atomic_wc(l->m, l->off[0]);
+	b = a ? pvmap_io_mapping_map_local_wc(l->m, l->off[1]) : NULL;
+	if (!a || !b) {
+		l->bad++;
+		if (a)
+			pvmap_io_mapping_unmap_atomic(a);
+		return;
+	}
+	l->bad += readl(a) != IRQ_TAG || readl(b) != (IRQ_TAG | 1) || a == l->held ||
+		  b == l->held || a == b;
+	l->seen[hard * 2] = a;
+	l->seen[hard * 2 + 1] = b;
+	l->maps += 2;
+	pvmap_io_mapping_unmap_local(b);
+	pvmap_io_mapping_unmap_atomic(a);
+}
+
+static void local_irq_tasklet(struct tasklet_struct *t)
+{
+	struct local_irq *l = from_tasklet(l, t, tasklet);
+
+	local_irq_maps(l, false);
+	WRITE_ONCE(l->done, true);
+}
+
+static enum hrtimer_restart local_irq_timer(struct hrtimer *t)
+{
+	struct local_irq *l = container_of(t, struct local_irq, timer);
+
+	local_irq_maps(l, true);
+	tasklet_schedule(&l->tasklet);
+	return HRTIMER_NORESTART;
+}
+
+#define LOCAL_IRQ_TRIES		5
+#define LOCAL_IRQ_WAIT_US	(500 * USEC_PER_MSEC)
+
+static int local_irq_nesting(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
+			     const u64 *off)
+{
+	struct local_irq l = { .m = ctx->m, .off = { off[1], off[2] } };
+	int preempt = preempt_count(), pagefaults = pagefault_disabled();
+	unsigned int try, i, bad = 0;
+	void __iomem *held;
+	u64 t0;
+
+	hrtimer_init(&l.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	l.timer.function = local_irq_timer;
+	tasklet_setup(&l.tasklet, local_irq_tasklet);
+	/* an interrupt that lands while this task is switched out nests above no map: again */
+	for (try = 0; try < LOCAL_IRQ_TRIES; try++) {
+		migrate_disable();
+		held = pvmap_io_mapping_map_local_wc(ctx->m, off[0]);
+		if (!held) {
+			migrate_enable();
+			return test_fail(ctx, "local map of %#llx returned NULL", off[0]);
+		}
+		req->preemptible = pvmap_test_map_preemptible(preempt, pagefaults);
+		writel(LOCAL_TAG, held);
+		l.held = held;
+		l.maps = 0;
+		l.bad = 0;
+		l.held_gone = 0;
+		WRITE_ONCE(l.done, false);
+		/* pinned: it fires on this CPU, over this task (spinning, not sleeping) */
+		hrtimer_start(&l.timer, ns_to_ktime(NSEC_PER_MSEC), HRTIMER_MODE_REL_PINNED);
+		t0 = ktime_get_ns();
+		while (!READ_ONCE(l.done) &&
+		       ktime_get_ns() - t0 < LOCAL_IRQ_WAIT_US * NSEC_PER_USEC)
+			cpu_relax();
+		bad += readl(held) != LOCAL_TAG;
+		pvmap_io_mapping_unmap_local(held);
+		/* after the unmap: where the map is atomic, tasklet_kill() may sleep */
+		hrtimer_cancel(&l.timer);
+		tasklet_kill(&l.tasklet);
+		migrate_enable();
+		if (l.maps == 4 && !l.held_gone)
+			break;
+	}
+	req->irq_maps = l.maps;
+	for (i = 0; ctx->slots && i < ARRAY_SIZE(l.seen); i++)
+		bad += l.seen[i] && !pvmap_test_faults(l.seen[i]);
+	if (ctx->slots && !pvmap_test_faults(held))
+		bad++;
+	if (req->preemptible != pvmap_io_mapping_local_preemptible())
+		return local_mode_wrong(ctx, req);
+	if (try == LOCAL_IRQ_TRIES)
+		return test_fail(ctx, "%u tries: %u maps in interrupts, %u found the held map gone",
+				 try, l.maps, l.held_gone);
+	if (bad || l.bad)
+		return test_fail(ctx, "wrong in interrupts %u, in the task or after unmap %u",
+				 l.bad, bad);
+	return test_pass(ctx, "hardirq, tasklet: atomic+local maps above the held one (try %u)",
+			 try + 1);
+}
+
+int pvmap_test_local(struct pvmap_test_ctx *ctx, void *arg)
+{
+	struct pvmap_test_local *req = arg;
+	u32 saved[3];
+	u64 off[3];
+	int ret;
+
+	if (req->scenario > PVMAP_LOCAL_IRQ_NESTING)
+		return -EINVAL;
+	req->preemptible = 0;
+	req->switches = 0;
+	req->faulted = 0;
+	req->same_slot = 0;
+	req->read_own = 0;
+	req->copied_from = 0;
+	req->copied_to = 0;
+	req->irq_maps = 0;
+	local_pages(ctx, off, ARRAY_SIZE(off));
+	req->offset = off[0];
+	if (req->scenario == PVMAP_LOCAL_FAULT_INSIDE)
+		return local_fault_inside_saved(ctx, req, off);
+	saved[0] = local_swap(ctx, off[0], 0);
+	saved[1] = local_swap(ctx, off[1], req->scenario == PVMAP_LOCAL_PREEMPTED ? OTHER_TAG :
+			      IRQ_TAG);
+	saved[2] = local_swap(ctx, off[2], IRQ_TAG | 1);
+	if (req->scenario == PVMAP_LOCAL_PREEMPTED)
+		ret = local_preempted(ctx, req, off);
+	else
+		ret = local_irq_nesting(ctx, req, off);
+	local_swap(ctx, off[0], saved[0]);
+	local_swap(ctx, off[1], saved[1]);
+	local_swap(ctx, off[2], saved[2]);
+	return ret;
+}
