@@ -64,15 +64,21 @@
  * @released: unmapped while maps above it were live (a misuse): it gave
  *	back its preemption and page-fault state then, and its slots are
  *	cleared and popped with the map above it
- * @pfn: a local map's first frame, to map it again at a switch in
- * @prot: a local map's protection, likewise
  */
 struct pvmap_live_map {
 	unsigned long vaddr;
 	unsigned int npages;
 	unsigned int slot;
 	bool released;
-	u64 pfn;
+};
+
+/*
+ * What a local map maps, to map it again at a switch in: beside its stack
+ * entry, not in it, so that an entry stays 16 bytes (a shift to index on
+ * the atomic maps' fast path). A frame number fits an unsigned long.
+ */
+struct pvmap_live_frames {
+	unsigned long pfn;
 	pgprot_t prot;
 };
 
@@ -84,6 +90,7 @@ struct pvmap_local_task;
  * @top: slots in use, from the bottom of the window
  * @depth: live maps
  * @stack: the live maps, innermost last
+ * @frames: each local map's frames, at its entry's index in @stack
  * @running: the local maps of the task running here, if it holds any
  * @tasks: PVMAP_LOCAL_TASKS records of tasks holding local maps here
  * @nfree: records in @free
@@ -94,6 +101,7 @@ struct pvmap_cpu_slots {
 	unsigned int top;
 	unsigned int depth;
 	struct pvmap_live_map stack[PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH];
+	struct pvmap_live_frames frames[PVMAP_MAX_DEPTH];
 	struct pvmap_local_task *running;
 	struct pvmap_local_task *tasks;
 	unsigned int nfree;
@@ -108,6 +116,7 @@ struct pvmap_cpu_slots {
  * @depth: the maps of @cpu's stack when it was switched out
  * @top: the slots in use then
  * @stack: those maps
+ * @frames: their frames
  */
 struct pvmap_local_task {
 #ifdef CONFIG_PREEMPT_NOTIFIERS
@@ -118,6 +127,7 @@ struct pvmap_local_task {
 	unsigned int depth;
 	unsigned int top;
 	struct pvmap_live_map stack[PVMAP_MAX_DEPTH];
+	struct pvmap_live_frames frames[PVMAP_MAX_DEPTH];
 };
 
 /*
@@ -282,8 +292,10 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 	vaddr = pvmap_window_va(&s->window, top);
 	s->stack[depth] = (struct pvmap_live_map){
 		.vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0), .npages = npages, .slot = top,
-		.pfn = pfn, .prot = prot,
 	};
+	/* a task's, so within PVMAP_MAX_DEPTH */
+	if (local)
+		s->frames[depth] = (struct pvmap_live_frames){ .pfn = pfn, .prot = prot };
 	pvmap_irq_point();
 
 	if (unlikely(pvmap_window_map(&s->window, top, pfn, npages, prot)))
@@ -365,10 +377,8 @@ static __always_inline void __iomem *pvmap_slots_push(struct pvmap_cpu_slots *s,
 	s->stack[depth].vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0);
 	s->stack[depth].npages = npages;
 	s->stack[depth].slot = top;
-	if (local) {
-		s->stack[depth].pfn = pfn;
-		s->stack[depth].prot = prot;
-	}
+	if (local)
+		s->frames[depth] = (struct pvmap_live_frames){ .pfn = pfn, .prot = prot };
 	pvmap_irq_point();
 	pvmap_window_map_direct(&s->window, top, pfn, npages, prot);
 	if (static_branch_unlikely(&pvmap_counting))
@@ -652,6 +662,7 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 		       "pvmap: %u maps on %u slots at a switch: cleared, not kept\n", depth, top) &&
 	    !dead) {
 		memcpy(t->stack, s->stack, depth * sizeof(*s->stack));
+		memcpy(t->frames, s->frames, depth * sizeof(*s->frames));
 		t->depth = depth;
 		t->top = top;
 	}
@@ -692,6 +703,7 @@ static void pvmap_slots_switch_in(struct pvmap_local_task *t)
 		      READ_ONCE(s->depth), t->maps))
 		goto out;
 	memcpy(s->stack, t->stack, t->depth * sizeof(*s->stack));
+	memcpy(s->frames, t->frames, t->depth * sizeof(*s->frames));
 	WRITE_ONCE(s->depth, t->depth);
 	WRITE_ONCE(s->top, t->top);
 	for (i = 0; i < t->depth; i++) {
@@ -699,7 +711,8 @@ static void pvmap_slots_switch_in(struct pvmap_local_task *t)
 		/* an atomic map held across a switch (the bug above) stays cleared */
 		if (!(m->vaddr & PVMAP_SLOTS_LOCAL))
 			continue;
-		if (pvmap_window_map_unbatched(&s->window, m->slot, m->pfn, m->npages, m->prot))
+		if (pvmap_window_map_unbatched(&s->window, m->slot, t->frames[i].pfn, m->npages,
+					       t->frames[i].prot))
 			/* refused by the hypervisor: cleared, so that the map faults */
 			pvmap_window_clear_local_unbatched(&s->window, m->slot, m->npages);
 		pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
