@@ -611,7 +611,7 @@ bool pvmap_slots_local_preemptible(void)
  * with its preempt notifier registered; NULL when PVMAP_LOCAL_TASKS tasks
  * already hold local maps there. Preemption off.
  */
-static struct pvmap_local_task *pvmap_local_task_get(struct pvmap_cpu_slots *s)
+static __always_inline struct pvmap_local_task *pvmap_local_task_get(struct pvmap_cpu_slots *s)
 {
 	struct pvmap_local_task *t = s->running;
 
@@ -629,7 +629,8 @@ static struct pvmap_local_task *pvmap_local_task_get(struct pvmap_cpu_slots *s)
 }
 
 /* @t, the running task's, holds no local map any more: unregistered and free. */
-static void pvmap_local_task_put(struct pvmap_cpu_slots *s, struct pvmap_local_task *t)
+static __always_inline void pvmap_local_task_put(struct pvmap_cpu_slots *s,
+						 struct pvmap_local_task *t)
 {
 	preempt_notifier_unregister(&t->notifier);
 	s->running = NULL;
