@@ -216,10 +216,12 @@ STUB_SRC := $(addprefix $(MODEL)/,pvstub.c pvstub_map.c pvstub_validate.c pvstub
 	pvstub_audit.c pvstub_trace.c)
 STUB_OBJ := $(STUB_SRC:$(MODEL)/%.c=$(B)/host/stub/%.o)
 STUB_HDR := $(wildcard $(MODEL)/*.h $(DAEMON)/*.h) include/uapi/pvmap_trace.h
-# guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
+# guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims; configured
+# as Debian's kernels are, with preempt notifiers (the shim's tasks and scheduler: preempt.h);
+# warned as the kernel's W=1 warns, which leaves out -Wunused-parameter (callbacks' arguments)
 CORE_SRC := guest/pvmap/pvmap_slots.c $(SLOT_CORE)/pvmap_pte_stub.c $(SLOT_CORE)/shim/shim.c
 CORE_HDR := $(wildcard guest/pvmap/*.h $(SLOT_CORE)/*.h $(SLOT_CORE)/shim/linux/*.h) $(STUB_HDR) $(UAPI)
-CORE_INC := -DPVMAP_PTE_STUB -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLOT_CORE) $(STUB_INC) \
+CORE_INC := -DPVMAP_PTE_STUB -DCONFIG_PREEMPT_NOTIFIERS -Wno-unused-parameter -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLOT_CORE) $(STUB_INC) \
 	$(UNIT_INC)
 
 $(B)/host/stub/%.o: $(MODEL)/%.c $(STUB_HDR)
