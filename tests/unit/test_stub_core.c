@@ -27,7 +27,7 @@ static struct {
 } irq;
 
 /* The frames @vaddr's @npages reach; the number that are not @pfn's. */
-static unsigned int wrong_frames(void *vaddr, unsigned int npages, uint64_t pfn)
+unsigned int wrong_frames(void *vaddr, unsigned int npages, uint64_t pfn)
 {
 	unsigned int wrong = 0;
 
