@@ -81,17 +81,20 @@ static bool task_clean(const struct task_struct *t)
 /*
  * The task switched in while the holder is out, on the same CPU, @npages
  * 1..64: it must find every slot clear and flushed (the holder's PTEs gone,
- * and no TLB entry of them left), then map at the holder's addresses, from
- * slot 0: locally @npages, atomically the rest of its slots above them, and
- * atomically @npages alone, each reaching its own frames; and leave as it
- * came. The frames it reached wrongly, and every other fault, counted.
+ * and no TLB entry of them left: *@out), then map at the holder's
+ * addresses, from slot 0: locally @npages, atomically the rest of its slots
+ * above them, and atomically @npages alone, each reaching its own frames;
+ * and leave as it came. The frames it reached wrongly, and every other
+ * fault, counted (returned).
  */
 static struct task_struct other;
 
-static unsigned int other_task_body(unsigned int npages)
+static unsigned int other_task_body(unsigned int npages, unsigned int *out)
 {
-	unsigned int wrong = slots_reachable() + (pvmap_slots_live(0) != 0);
+	unsigned int wrong = 0;
 	void *l, *x;
+
+	*out = slots_reachable() + (pvmap_slots_live(0) != 0);
 
 	l = pvmap_slots_map_local(OTHER_PFN, npages, __pgprot(PROT_WC));
 	if (!l)
@@ -127,7 +130,11 @@ static struct {
 	unsigned int seen;	/* points passed so far */
 	unsigned int npages;	/* the other task's maps */
 	unsigned int ran;
-	unsigned int wrong;
+	unsigned int wrong;	/* all of the four below */
+	unsigned int out;	/* the holder's slots reachable while it is out */
+	unsigned int other;	/* the other task's maps wrong */
+	unsigned int back_pte;	/* slot PTEs not as they were, back */
+	unsigned int back;	/* the holder's frames not reached, back */
 } sw;
 
 static void switch_body(void)
@@ -140,12 +147,13 @@ static void switch_body(void)
 	for (unsigned int i = 0; i < WINDOW_SLOTS; i++)
 		before[i] = pvstub_pte(pvmap_pte_stub.hv, slot_va(i));
 	pvmap_shim_switch_to(&other);
-	sw.wrong += other_task_body(sw.npages);
+	sw.other = other_task_body(sw.npages, &sw.out);
 	pvmap_shim_switch_to(holder);
 	/* back: every PTE as it was, the maps the holder knows of reaching its frames */
 	for (unsigned int i = 0; i < WINDOW_SLOTS; i++)
-		sw.wrong += pvstub_pte(pvmap_pte_stub.hv, slot_va(i)) != before[i];
-	sw.wrong += held_wrong();
+		sw.back_pte += pvstub_pte(pvmap_pte_stub.hv, slot_va(i)) != before[i];
+	sw.back = held_wrong();
+	sw.wrong = sw.out + sw.other + sw.back_pte + sw.back;
 	sw.ran++;
 }
 
@@ -265,7 +273,7 @@ int test_local_switch_at_every_point(void)
 		{ 1, 0, 0 }, { 16, 0, 0 }, { 64, 0, 0 }, { 16, 8, 4 },
 	};
 	unsigned int switch_points = 0, switches = 0, irq_points = 0, irqs = 0, bad = 0;
-	unsigned int sp[4] = { 0 }, ip[4] = { 0 };
+	unsigned int sp[4] = { 0 }, ip[4] = { 0 }, kinds[4] = { 0 };
 	unsigned int warnings = pvmap_shim_warnings, pr_warnings = pvmap_shim_pr_warnings;
 	unsigned int stale;
 	struct pvstub_counts c;
@@ -294,6 +302,10 @@ int test_local_switch_at_every_point(void)
 				if (holder_run(hd) || sw.wrong || sw.ran != 1 || !holder_at_rest())
 					bad++;
 				switches += sw.ran;
+				kinds[0] += !!sw.out;
+				kinds[1] += !!sw.other;
+				kinds[2] += !!sw.back_pte;
+				kinds[3] += !!sw.back;
 			}
 		}
 		pvmap_shim_switch_hook = NULL;
@@ -325,10 +337,13 @@ int test_local_switch_at_every_point(void)
 	printf("# %s path: local maps of 1, 16, 64 pages and nested (16 local, 8 local, 4 atomic): "
 	       "%u switch points (%u+%u+%u+%u), %u switches landed (the other task mapping 1..64 "
 	       "pages local and atomic at the same slots); %u interrupt points (%u+%u+%u+%u), %u "
-	       "interrupts landed; %u cases wrong, %u stale at revoke, %" PRIu64 " violations, "
-	       "%u warnings\n", fast_path ? "fast" : "slow", switch_points, sp[0], sp[1], sp[2],
-	       sp[3], switches, irq_points, ip[0], ip[1], ip[2], ip[3], irqs, bad, stale,
-	       c.violations, pvmap_shim_warnings - warnings);
+	       "interrupts landed; %u cases wrong (switches: %u with the holder's slots reachable "
+	       "while it was out, %u with the other task's maps wrong, %u with slot PTEs not as "
+	       "they were when back, %u with the holder's frames not reached when back), "
+	       "%u stale at revoke, %" PRIu64 " violations, %u warnings\n",
+	       fast_path ? "fast" : "slow", switch_points, sp[0], sp[1], sp[2], sp[3], switches,
+	       irq_points, ip[0], ip[1], ip[2], ip[3], irqs, bad, kinds[0], kinds[1], kinds[2],
+	       kinds[3], stale, c.violations, pvmap_shim_warnings - warnings);
 	core_end();
 	return ok && !pvmap_shim_preempt_notifier_key;
 }
@@ -354,7 +369,7 @@ int test_local_misuse(void)
 	uint64_t fa = APERTURE_FIRST + 0x700, fb = APERTURE_FIRST + 0x710;
 	uint64_t fx = APERTURE_FIRST + 0x720;
 	struct task_struct *holder = current;
-	unsigned int warnings, pr_warnings, stale, taken = 0, steps = 0;
+	unsigned int warnings, pr_warnings, stale, taken = 0, steps = 0, failed = 0;
 	void *a, *b, *x, *v[PVMAP_LOCAL_TASKS + 1];
 	struct pvstub_counts c;
 	bool ok;
@@ -366,7 +381,15 @@ int test_local_misuse(void)
 	x = pvmap_slots_map(fx, 1, __pgprot(PROT_WC));
 	slot0 = (uintptr_t)x;
 	pvmap_slots_unmap(x, 1);
-#define STEP(cond)	(ok = ok && (cond) && ++steps)
+	/* each check in turn; the line of the first that fails */
+#define STEP(cond) do {					\
+	if (ok && !(cond)) {				\
+		ok = false;				\
+		failed = __LINE__;			\
+	} else if (ok) {				\
+		steps++;				\
+	}						\
+} while (0)
 	ok = true;
 
 	/* an atomic unmap of a local map, preemptible: refused, the map live */
@@ -477,10 +500,10 @@ int test_local_misuse(void)
 	     pvmap_shim_pr_warnings == pr_warnings + 1;
 	printf("# %s path: local misuse: %u WARNs (want 7, and one for a task exiting with a "
 	       "local map in the whole run: %u so far), %u refused for want of a record "
-	       "(want 1 of %u tasks), %u checks passed, %u stale at revoke, %" PRIu64
-	       " violations\n", fast_path ? "fast" : "slow", pvmap_shim_warnings - warnings,
-	       dead_warned, PVMAP_LOCAL_TASKS + 1 - taken, PVMAP_LOCAL_TASKS + 1, steps, stale,
-	       c.violations);
+	       "(want 1 of %u tasks), %u checks passed (the first failed: line %u, 0: none), "
+	       "%u stale at revoke, %" PRIu64 " violations\n", fast_path ? "fast" : "slow",
+	       pvmap_shim_warnings - warnings, dead_warned, PVMAP_LOCAL_TASKS + 1 - taken,
+	       PVMAP_LOCAL_TASKS + 1, steps, failed, stale, c.violations);
 	core_end();
 	return ok && !pvmap_shim_preempt_notifier_key;
 }
