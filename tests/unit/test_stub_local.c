@@ -282,6 +282,8 @@ int test_local_switch_at_every_point(void)
 
 	if (!core_begin(true, false))
 		return 0;
+	/* the shim's task as new, whatever a failed test left on it */
+	*current = (struct task_struct){ 0 };
 	other = (struct task_struct){ 0 };
 	probe = pvmap_slots_map(HOLD_PFN, 1, __pgprot(PROT_WC));
 	slot0 = (uintptr_t)probe;
@@ -376,6 +378,7 @@ int test_local_misuse(void)
 
 	if (!core_begin(true, false))
 		return 0;
+	*current = (struct task_struct){ 0 };
 	warnings = pvmap_shim_warnings;
 	pr_warnings = pvmap_shim_pr_warnings;
 	x = pvmap_slots_map(fx, 1, __pgprot(PROT_WC));
