@@ -360,7 +360,9 @@ static unsigned int dead_warned;
  * refused, the map live and reaching its frame; a local unmap out of order
  * releases the map, which goes with the one above it, and comes back at a
  * switch in until then; a local unmap of an address no map returned, or
- * with no map, changes nothing. A task exiting with a local map has its
+ * with no map, changes nothing; a refused local map gives back what it
+ * took; an atomic map released under a local one stays cleared across a
+ * switch, and goes with the local one. A task exiting with a local map has its
  * slots cleared (one WARN in the run) and its record freed: then
  * PVMAP_LOCAL_TASKS tasks on one CPU hold one each, and one more is
  * refused (NULL, a warning, no WARN) without a change to the others.
@@ -451,6 +453,41 @@ int test_local_misuse(void)
 	STEP(pvmap_shim_warnings == warnings + 7 && !pvmap_slots_live(0) &&
 	     task_clean(current) && !slots_reachable());
 
+	/*
+	 * Refused local maps (no pages; more than the slots left) give back
+	 * what they took: the notifier and migration too when the task holds
+	 * no other local map, and nothing of the one it holds.
+	 */
+	STEP(!pvmap_slots_map_local(fa, 0, __pgprot(PROT_WC)) &&
+	     pvmap_shim_warnings == warnings + 8 && task_clean(current) &&
+	     !pvmap_shim_preempt_count[0]);
+	a = pvmap_slots_map_local(fa, 2, __pgprot(PROT_WC));
+	STEP(a && !pvmap_slots_map_local(fb, PVMAP_SLOTS_PER_CPU - 1, __pgprot(PROT_WC)) &&
+	     pvmap_shim_warnings == warnings + 9 && current->migration_disabled == 1 &&
+	     current->preempt_notifiers && pvmap_slots_live(0) == 2 && !wrong_frames(a, 2, fa) &&
+	     !pvmap_shim_preempt_count[0]);
+	/*
+	 * An atomic map unmapped out of order under a local one: released,
+	 * the task preemptible again. Switched out and in, the local maps come
+	 * back and the released one stays cleared; the local unmap above it
+	 * takes it.
+	 */
+	x = pvmap_slots_map(fx, 1, __pgprot(PROT_WC));
+	b = pvmap_slots_map_local(fb, 3, __pgprot(PROT_WC));
+	STEP(x && b && !pvmap_slots_unmap(x, 1) && pvmap_shim_warnings == warnings + 10 &&
+	     !pvmap_shim_preempt_count[0] && !pvmap_shim_pagefault_disabled[0] &&
+	     pvmap_slots_live(0) == 6 && current->migration_disabled == 2);
+	pvmap_shim_switch_to(&other);
+	STEP(!slots_reachable() && !pvmap_slots_live(0));
+	pvmap_shim_switch_to(holder);
+	STEP(pvmap_slots_live(0) == 6 && !wrong_frames(a, 2, fa) && !wrong_frames(b, 3, fb) &&
+	     wrong_frames(x, 1, fx) == 1);
+	pvmap_slots_unmap_local(b);
+	STEP(pvmap_slots_live(0) == 2 && current->migration_disabled == 1 &&
+	     pvmap_shim_warnings == warnings + 10 && !wrong_frames(a, 2, fa));
+	pvmap_slots_unmap_local(a);
+	STEP(!pvmap_slots_live(0) && task_clean(current) && !slots_reachable());
+
 	/* a task exits holding a local map: cleared, its record free again */
 	dead = (struct task_struct){ 0 };
 	pvmap_shim_switch_to(&dead);
@@ -458,10 +495,10 @@ int test_local_misuse(void)
 	STEP(x && !wrong_frames(x, 4, fx));
 	dead.__state = TASK_DEAD;
 	pvmap_shim_switch_to(&tasks[0]);
-	dead_warned += pvmap_shim_warnings - warnings - 7;
-	STEP(dead_warned == 1 && pvmap_shim_warnings - warnings - 7 <= 1 &&
+	dead_warned += pvmap_shim_warnings - warnings - 10;
+	STEP(dead_warned == 1 && pvmap_shim_warnings - warnings - 10 <= 1 &&
 	     !slots_reachable() && !pvmap_slots_live(0));
-	warnings = pvmap_shim_warnings - 7;
+	warnings = pvmap_shim_warnings - 10;
 	dead = (struct task_struct){ 0 };	/* gone */
 
 	/* PVMAP_LOCAL_TASKS tasks with a local map each, every one at slot 0; one more refused */
@@ -476,7 +513,7 @@ int test_local_misuse(void)
 	}
 	STEP(taken == PVMAP_LOCAL_TASKS && !v[PVMAP_LOCAL_TASKS] &&
 	     task_clean(&tasks[PVMAP_LOCAL_TASKS]) && !pvmap_slots_live(0) &&
-	     pvmap_shim_pr_warnings == pr_warnings + 1 && pvmap_shim_warnings == warnings + 7);
+	     pvmap_shim_pr_warnings == pr_warnings + 1 && pvmap_shim_warnings == warnings + 10);
 	/* each switched in again reaches its own frame, then unmaps: even first, odd after */
 	for (unsigned int pass = 0; pass < 2; pass++) {
 		for (unsigned int i = pass; i < PVMAP_LOCAL_TASKS; i += 2) {
@@ -499,9 +536,9 @@ int test_local_misuse(void)
 		revoke_range(TASKS_PFN, PVMAP_LOCAL_TASKS + 1);
 	pvstub_counts(pvmap_pte_stub.hv, &c);
 	ok = ok && !stale && !c.violations && !pvmap_pte_stub.errors && holder_at_rest() &&
-	     task_clean(&tasks[PVMAP_LOCAL_TASKS]) && pvmap_shim_warnings == warnings + 7 &&
+	     task_clean(&tasks[PVMAP_LOCAL_TASKS]) && pvmap_shim_warnings == warnings + 10 &&
 	     pvmap_shim_pr_warnings == pr_warnings + 1;
-	printf("# %s path: local misuse: %u WARNs (want 7, and one for a task exiting with a "
+	printf("# %s path: local misuse: %u WARNs (want 10, and one for a task exiting with a "
 	       "local map in the whole run: %u so far), %u refused for want of a record "
 	       "(want 1 of %u tasks), %u checks passed (the first failed: line %u, 0: none), "
 	       "%u stale at revoke, %" PRIu64 " violations\n", fast_path ? "fast" : "slow",
