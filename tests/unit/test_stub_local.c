@@ -386,9 +386,15 @@ int test_local_misuse(void)
 	x = pvmap_slots_map(fx, 1, __pgprot(PROT_WC));
 	slot0 = (uintptr_t)x;
 	pvmap_slots_unmap(x, 1);
-	/* each check in turn; the line of the first that fails */
+	/*
+	 * Each check in turn, always evaluated (some make the calls under
+	 * test), so that a failure changes no later step; the line of the
+	 * first that fails.
+	 */
 #define STEP(cond) do {					\
-	if (ok && !(cond)) {				\
+	bool __pass = (cond);				\
+							\
+	if (ok && !__pass) {				\
 		ok = false;				\
 		failed = __LINE__;			\
 	} else if (ok) {				\
