@@ -96,7 +96,9 @@ static unsigned int other_task_body(unsigned int npages, unsigned int *out)
 
 	*out = slots_reachable() + (pvmap_slots_live(0) != 0);
 
-	l = pvmap_slots_map_local(OTHER_PFN, npages, __pgprot(PROT_WC));
+	/* one page through its own entry, as pvmap_io_mapping_map_local_wc() maps it */
+	l = npages == 1 ? pvmap_slots_map_local_page(OTHER_PFN, __pgprot(PROT_WC)) :
+			  pvmap_slots_map_local(OTHER_PFN, npages, __pgprot(PROT_WC));
 	if (!l)
 		return wrong + 1;
 	wrong += ((uintptr_t)l != slot0) + wrong_frames(l, npages, OTHER_PFN) +
@@ -189,11 +191,12 @@ static void local_irq_body(void)
 }
 
 /*
- * What the holder does: a local map of @local1 pages, and inside it (when
- * not 0) a local map of @local2 and inside that an atomic one of @atomic;
- * between each step it uses them (each page reached) and its own code may
- * be switched out or interrupted (pvmap_shim_irq_point()). The frames not
- * reached, and every refused call, counted.
+ * What the holder does: a local map of @local1 pages (one page through
+ * pvmap_slots_map_local_page(), more through pvmap_slots_map_local()), and
+ * inside it (when not 0) a local map of @local2 and inside that an atomic
+ * one of @atomic; between each step it uses them (each page reached) and
+ * its own code may be switched out or interrupted (pvmap_shim_irq_point()).
+ * The frames not reached, and every refused call, counted.
  */
 struct holding {
 	unsigned int local1, local2, atomic;
@@ -205,7 +208,8 @@ static unsigned int holder_run(const struct holding *h)
 	void *a, *b = NULL, *x;
 
 	held.n = 0;
-	a = pvmap_slots_map_local(HOLD_PFN, h->local1, __pgprot(PROT_WC));
+	a = h->local1 == 1 ? pvmap_slots_map_local_page(HOLD_PFN, __pgprot(PROT_WC)) :
+			     pvmap_slots_map_local(HOLD_PFN, h->local1, __pgprot(PROT_WC));
 	if (!a)
 		return 1;
 	held_add(a, HOLD_PFN, h->local1);
