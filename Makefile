@@ -216,10 +216,12 @@ STUB_SRC := $(addprefix $(MODEL)/,pvstub.c pvstub_map.c pvstub_validate.c pvstub
 	pvstub_audit.c pvstub_trace.c)
 STUB_OBJ := $(STUB_SRC:$(MODEL)/%.c=$(B)/host/stub/%.o)
 STUB_HDR := $(wildcard $(MODEL)/*.h $(DAEMON)/*.h) include/uapi/pvmap_trace.h
-# guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims
+# guest/pvmap/pvmap_slots.c, unchanged, over the stub's PTE layer and the shims; configured
+# as Debian's kernels are, with preempt notifiers (the shim's tasks and scheduler: preempt.h);
+# warned as the kernel's W=1 warns, which leaves out -Wunused-parameter (callbacks' arguments)
 CORE_SRC := guest/pvmap/pvmap_slots.c $(SLOT_CORE)/pvmap_pte_stub.c $(SLOT_CORE)/shim/shim.c
 CORE_HDR := $(wildcard guest/pvmap/*.h $(SLOT_CORE)/*.h $(SLOT_CORE)/shim/linux/*.h) $(STUB_HDR) $(UAPI)
-CORE_INC := -DPVMAP_PTE_STUB -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLOT_CORE) $(STUB_INC) \
+CORE_INC := -DPVMAP_PTE_STUB -DCONFIG_PREEMPT_NOTIFIERS -Wno-unused-parameter -I$(SLOT_CORE)/shim -Iinclude -Iguest/pvmap -I$(SLOT_CORE) $(STUB_INC) \
 	$(UNIT_INC)
 
 $(B)/host/stub/%.o: $(MODEL)/%.c $(STUB_HDR)
@@ -245,8 +247,9 @@ $(B)/host/pvstub-replay: tools/host/pvstub-replay.c $(B)/host/libpvstub.a $(STUB
 	gcc $(HOST_CFLAGS) $(STUB_INC) -o $@ $< $(B)/host/libpvstub.a
 
 # Kernel C needs GNU C (statement expressions): gnu11 for the shimmed build.
-# the stub's own tests, and the slot core's against interrupts and misuse
-TEST_STUB := tests/unit/test_stub.c tests/unit/test_stub_core.c
+# the stub's own tests, and the slot core's against interrupts and misuse, its local maps
+# against task switches too
+TEST_STUB := tests/unit/test_stub.c tests/unit/test_stub_core.c tests/unit/test_stub_local.c
 $(B)/unit/test_stub: $(TEST_STUB) tests/unit/test_stub.h $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
 	gcc $(subst -std=c11,-std=gnu11,$(SAN_CFLAGS)) $(CORE_INC) -Itests/unit -o $@ $(TEST_STUB) \

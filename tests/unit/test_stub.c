@@ -322,7 +322,7 @@ int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "hypervisor-stub");
-	ksft_set_plan(15);
+	ksft_set_plan(17);
 	ksft_test_result(test_pwrite_batched(), "%s\n", "pwrite_1mib_batched_2_per_16_pages");
 	ksft_test_result(test_pwrite_naive(), "%s\n", "pwrite_1mib_naive_3_per_page");
 	ksft_test_result(test_unmap_without_clear(), "%s\n", "unmap_without_clear_violates");
@@ -335,6 +335,9 @@ int main(void)
 	ksft_test_result(on_both_paths(test_irq_after_misuse), "%s\n", "irq_after_misuse");
 	ksft_test_result(on_both_paths(test_core_misuse), "%s\n", "core_misuse_restores_state");
 	ksft_test_result(on_both_paths(test_header_maps), "%s\n", "header_maps_and_refusals");
+	ksft_test_result(on_both_paths(test_local_switch_at_every_point), "%s\n",
+			 "local_switch_at_every_point");
+	ksft_test_result(on_both_paths(test_local_misuse), "%s\n", "local_misuse");
 	ksft_test_result(test_trace_decode(), "%s\n", "trace_decode");
 	ksft_test_result(test_trace_replay(), "%s\n", "trace_replay");
 	ksft_test_result(pvstub_create(&(struct pvstub_config){ .nr_vcpus = 0 }) == NULL,

@@ -46,6 +46,8 @@ void core_end(void);
 unsigned int pwrite_1mib(uint64_t first_frame);
 /* The stale mappings left of @n frames from @first, as the stub revokes them. */
 unsigned int revoke_range(uint64_t first, unsigned int n);
+/* Of @vaddr's @npages, as CPU pvmap_shim_cpu writes them: those that do not reach @pfn's. */
+unsigned int wrong_frames(void *vaddr, unsigned int npages, uint64_t pfn);
 
 /* test_stub_core.c's tests: 1 (pass) or 0 */
 int on_both_paths(int (*test)(void));
@@ -55,5 +57,8 @@ int test_core_misuse(void);
 int test_header_maps(void);
 int test_core_limits(void);
 int test_paths_switch(void);
+/* test_stub_local.c's */
+int test_local_switch_at_every_point(void);
+int test_local_misuse(void);
 
 #endif

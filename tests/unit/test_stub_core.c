@@ -5,6 +5,8 @@
  * after it), its own limits, the two paths (batched and direct) switched
  * between a map and its unmap. test_stub.c prints the results.
  */
+#include <linux/sched.h>
+
 #include "test_stub.h"
 
 /*
@@ -27,7 +29,7 @@ static struct {
 } irq;
 
 /* The frames @vaddr's @npages reach; the number that are not @pfn's. */
-static unsigned int wrong_frames(void *vaddr, unsigned int npages, uint64_t pfn)
+unsigned int wrong_frames(void *vaddr, unsigned int npages, uint64_t pfn)
 {
 	unsigned int wrong = 0;
 
@@ -379,8 +381,8 @@ void pvmap_io_mapping_bad_unmap(void)
 }
 
 /*
- * <pvmap/io_mapping.h>'s inline atomic maps over the slot core: the
- * address of the offset itself, in the right frame, and every map that
+ * <pvmap/io_mapping.h>'s inline atomic and local maps over the slot core:
+ * the address of the offset itself, in the right frame, and every map that
  * reaches past the aperture, or asks for no pages or more than a CPU's
  * slots, refused before the core is called.
  */
@@ -415,6 +417,24 @@ int test_header_maps(void)
 	     !pvmap_io_mapping_map_atomic_range_wc(&huge, 0, PVMAP_SLOTS_PER_CPU + 1) &&
 	     !pvmap_io_mapping_map_atomic_range_wc(&huge, (big - 1) * 4096, 2) &&
 	     bad_maps == 7 && !pvmap_shim_preempt_count[0] && !pvmap_shim_pagefault_disabled[0];
+	/* the local ones: the same addresses and frames, refused the same ways */
+	p = pvmap_io_mapping_map_local_wc(&m, 15 * 4096 + 0x123);
+	ok = ok && p && ((uintptr_t)p & 0xfff) == 0x123 &&
+	     !wrong_frames((void *)((uintptr_t)p & ~(uintptr_t)0xfff), 1, APERTURE_FIRST + 15) &&
+	     current->migration_disabled == 1 && !pvmap_shim_preempt_count[0];
+	if (p)
+		pvmap_io_mapping_unmap_local(p);
+	p = pvmap_io_mapping_map_local_range_wc(&m, 12 * 4096, 4);
+	ok = ok && p && !wrong_frames(p, 4, APERTURE_FIRST + 12);
+	if (p)
+		pvmap_io_mapping_unmap_local(p);
+	ok = ok && bad_maps == 7 && !pvmap_slots_live(0) && !current->migration_disabled &&
+	     !current->preempt_notifiers;
+	ok = ok && !pvmap_io_mapping_map_local_wc(&m, 16 * 4096) &&
+	     !pvmap_io_mapping_map_local_range_wc(&m, 14 * 4096, 3) &&
+	     !pvmap_io_mapping_map_local_range_wc(&m, 0, 0) &&
+	     !pvmap_io_mapping_map_local_range_wc(&huge, (big - 1) * 4096, 2) &&
+	     bad_maps == 11 && !current->migration_disabled && !pvmap_shim_preempt_count[0];
 	core_end();
 	return ok;
 }
