@@ -172,31 +172,117 @@ static int local_preempted(struct pvmap_test_ctx *ctx, struct pvmap_test_local *
 			 req->switches);
 }
 
+/* FAULT_INSIDE: tries, each with a source page of its own, for a switch inside the fault */
+#define LOCAL_FAULT_TRIES	4
+
 /*
- * Page faults inside the map: a whole page copied from @user into the
- * aperture page and back out to @user_out, neither present in the caller's
- * page tables. With preemptible local maps both faults are served and the
- * copies are whole; atomic, the first access faults and each copy comes
- * back short (copy_from_user() zeroes what it did not copy).
+ * The other task of FAULT_INSIDE, made ready to take this CPU from the
+ * holder: bound to it, SCHED_FIFO. NULL (and @err set) on failure.
+ */
+static struct task_struct *local_other_ready(struct local_other *o, int *err)
+{
+	struct task_struct *other;
+
+	other = kthread_create_on_cpu(local_other_task, o, smp_processor_id(), "pvmap_local/%u");
+	if (IS_ERR(other)) {
+		*err = PTR_ERR(other);
+		return NULL;
+	}
+	get_task_struct(other);
+	sched_set_fifo(other);
+	return other;
+}
+
+static void local_other_stop(struct task_struct *other)
+{
+	kthread_stop(other);
+	put_task_struct(other);
+}
+
+/*
+ * Page faults inside the map: a whole page copied from a user page into
+ * the aperture page and back out to @user_out, neither present in the
+ * caller's page tables. With preemptible local maps both faults are
+ * served and the copies are whole, and (with slots) a task switch is made
+ * inside the first: right after the map, a SCHED_FIFO kthread bound to
+ * this CPU is woken, which sets need_resched but, in a kernel preempting
+ * voluntarily (Debian's), takes the CPU only at the next resched point,
+ * the might_sleep() of the page fault; nothing in between has one. It
+ * runs while the holder is inside the fault: its nofault read of the held
+ * address must fault, its own local map must take the same address and
+ * read its own page. Where the kernel switched elsewhere (the kthread ran
+ * before the copy, or only after it), again with the next source page.
+ * Atomic, the first access faults and each copy comes back short.
  */
 static int local_fault_inside(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
 			      const u64 *off)
 {
-	void __user *src = u64_to_user_ptr(req->user), *dst = u64_to_user_ptr(req->user_out);
+	void __user *dst = u64_to_user_ptr(req->user_out);
 	int preempt = preempt_count(), pagefaults = pagefault_disabled();
-	void __iomem *held;
-	unsigned long left_from, left_to;
+	bool switching = ctx->slots && pvmap_io_mapping_local_preemptible();
+	unsigned int try, tries = switching ? min_t(u32, req->user_pages, LOCAL_FAULT_TRIES) : 1;
+	struct local_other o = { .ctx = ctx, .off = off[1] };
+	struct task_struct *other = NULL;
+	unsigned long left_from = PAGE_SIZE, left_to = PAGE_SIZE, switches;
+	bool before = false, inside = false;
+	void __iomem *held = NULL;
+	int err = 0;
 	size_t ok;
 
-	held = pvmap_io_mapping_map_local_wc(ctx->m, off[0]);
-	if (!held)
-		return test_fail(ctx, "local map of %#llx returned NULL", off[0]);
-	req->preemptible = pvmap_test_map_preemptible(preempt, pagefaults);
-	left_from = copy_from_user((void __force *)held, src, PAGE_SIZE);
-	left_to = copy_to_user(dst, (void __force *)held, PAGE_SIZE);
-	pvmap_io_mapping_unmap_local(held);
+	if (switching && !tries)
+		return test_fail(ctx, "no source page for the switch inside the fault");
+	for (try = 0; try < tries; try++) {
+		void __user *src = u64_to_user_ptr(req->user + (u64)try * PAGE_SIZE);
+
+		init_completion(&o.done);
+		o.faulted = false;
+		o.same_slot = false;
+		o.read_own = false;
+		/* the kthread is bound to this CPU, whose TLB holds the entries */
+		migrate_disable();
+		if (switching) {
+			other = local_other_ready(&o, &err);
+			if (!other) {
+				migrate_enable();
+				return err;
+			}
+		}
+		switches = current->nvcsw + current->nivcsw;
+		held = pvmap_io_mapping_map_local_wc(ctx->m, off[0]);
+		if (!held) {
+			migrate_enable();
+			if (other)
+				local_other_stop(other);
+			return test_fail(ctx, "local map of %#llx returned NULL", off[0]);
+		}
+		req->preemptible = pvmap_test_map_preemptible(preempt, pagefaults);
+		o.held = held;
+		if (other)
+			wake_up_process(other);
+		/* no resched point from the wake to the fault: the kthread has not run */
+		before = completion_done(&o.done);
+		/*
+		 * Not copy_from_user(): it zeroes what it did not copy with a
+		 * plain memset(), which oopses where the held address faults
+		 * (a map not restored at the switch in), not a failure.
+		 */
+		left_from = access_ok(src, PAGE_SIZE) ?
+			    __copy_from_user((void __force *)held, src, PAGE_SIZE) : PAGE_SIZE;
+		inside = !before && completion_done(&o.done);
+		left_to = copy_to_user(dst, (void __force *)held, PAGE_SIZE);
+		req->switches = current->nvcsw + current->nivcsw - switches;
+		pvmap_io_mapping_unmap_local(held);
+		migrate_enable();
+		if (other)
+			local_other_stop(other);
+		if (!switching || inside)
+			break;
+	}
 	req->copied_from = PAGE_SIZE - left_from;
 	req->copied_to = PAGE_SIZE - left_to;
+	req->faulted = o.faulted;
+	req->same_slot = o.same_slot;
+	req->read_own = o.read_own;
 	if (req->preemptible != pvmap_io_mapping_local_preemptible())
 		return local_mode_wrong(ctx, req);
 	if (!req->preemptible) {
@@ -206,9 +292,18 @@ static int local_fault_inside(struct pvmap_test_ctx *ctx, struct pvmap_test_loca
 		return test_fail(ctx, "atomic fallback: copies of %u and %u bytes, want none",
 				 req->copied_from, req->copied_to);
 	}
+	if (switching && !inside)
+		return test_fail(ctx, "%u tries: no switch inside the fault (other task ran %s)",
+				 tries, before ? "before the copy" : "after it");
 	if (left_from || left_to)
-		return test_fail(ctx, "copies of %u and %u bytes of %lu in a local map",
-				 req->copied_from, req->copied_to, PAGE_SIZE);
+		return test_fail(ctx, "copies of %u and %u bytes of %lu in a local map%s",
+				 req->copied_from, req->copied_to, PAGE_SIZE,
+				 switching ? ", switched out inside the fault" : "");
+	if (switching && (!o.faulted || !o.same_slot || !o.read_own))
+		return test_fail(ctx, "in the fault: other task faulted %d, same slot %d, own %d",
+				 o.faulted, o.same_slot, o.read_own);
+	if (switching && !pvmap_test_faults(held))
+		return test_fail(ctx, "the held address is reachable after its unmap");
 	held = pvmap_io_mapping_map_atomic_wc(ctx->m, off[0]);
 	if (!held)
 		return test_fail(ctx, "atomic map of %#llx returned NULL", off[0]);
@@ -217,7 +312,11 @@ static int local_fault_inside(struct pvmap_test_ctx *ctx, struct pvmap_test_loca
 	ok = pvmap_pattern_check(ctx->buf, PAGE_SIZE, req->seed, 0);
 	if (ok != PAGE_SIZE)
 		return test_fail(ctx, "the aperture page differs from the user page at %zu", ok);
-	return test_pass(ctx, "both copies whole, faults served inside the local map");
+	if (!switching)
+		return test_pass(ctx, "both copies whole, faults served inside the local map");
+	return test_pass(ctx, "switched out in the fault (try %u, %u switches): %s",
+			 try + 1, req->switches,
+			 "the other task faulted, mapped the slot; both copies whole");
 }
 
 /* FAULT_INSIDE with the page it writes saved first and put back after. */
@@ -252,16 +351,23 @@ static int local_fault_inside_saved(struct pvmap_test_ctx *ctx, struct pvmap_tes
  * (hardirq) and the tasklet it schedules (softirq) each map a page
  * atomically and a page locally (atomic there) above it, check they read
  * their own pages and that the held map still reads the task's, and unmap.
+ * Then (@out) the same while the task holding the map sleeps, switched
+ * out: each context's nofault read of the held address must fault, and
+ * each of its maps, one at a time, must take the held address (the stack
+ * is empty) and read its own page; the tasklet wakes the task.
  */
 struct local_irq {
 	struct hrtimer timer;
 	struct tasklet_struct tasklet;
+	struct completion woken;
 	struct pvmap_io_mapping *m;
+	struct task_struct *holder;
 	void __iomem *held;
 	u64 off[2];
 	unsigned int maps, bad, held_gone;
+	unsigned int over_holder, faulted, same_slot, read_own;
 	void __iomem *seen[4];
-	bool done;
+	bool out, done;
 };
 
 /* One context's two maps, nested above the held one, counted in @l. */
@@ -290,10 +396,50 @@ static void local_irq_maps(struct local_irq *l, bool hard)
 	pvmap_io_mapping_unmap_atomic(a);
 }
 
+/* Whether @p, one of an interrupt's maps made alone, took the held address and read @tag. */
+static void local_irq_alone(struct local_irq *l, void __iomem *p, u32 tag)
+{
+	l->same_slot += p == l->held;
+	l->read_own += readl(p) == tag;
+	l->maps++;
+}
+
+/* The same while the holder is switched out: the held address faults, each map takes it. */
+static void local_irq_maps_out(struct local_irq *l)
+{
+	void __iomem *p;
+
+	/* landed over the holder (it has not slept yet): nothing to see, again */
+	if (current == l->holder) {
+		l->over_holder++;
+		return;
+	}
+	l->faulted += pvmap_test_faults(l->held);
+	p = pvmap_io_mapping_map_atomic_wc(l->m, l->off[0]);
+	if (!p) {
+		l->bad++;
+		return;
+	}
+	local_irq_alone(l, p, IRQ_TAG);
+	pvmap_io_mapping_unmap_atomic(p);
+	p = pvmap_io_mapping_map_local_wc(l->m, l->off[1]);
+	if (!p) {
+		l->bad++;
+		return;
+	}
+	local_irq_alone(l, p, IRQ_TAG | 1);
+	pvmap_io_mapping_unmap_local(p);
+}
+
 static void local_irq_tasklet(struct tasklet_struct *t)
 {
 	struct local_irq *l = from_tasklet(l, t, tasklet);
 
+	if (l->out) {
+		local_irq_maps_out(l);
+		complete(&l->woken);
+		return;
+	}
 	local_irq_maps(l, false);
 	WRITE_ONCE(l->done, true);
 }
@@ -302,7 +448,10 @@ static enum hrtimer_restart local_irq_timer(struct hrtimer *t)
 {
 	struct local_irq *l = container_of(t, struct local_irq, timer);
 
-	local_irq_maps(l, true);
+	if (l->out)
+		local_irq_maps_out(l);
+	else
+		local_irq_maps(l, true);
 	tasklet_schedule(&l->tasklet);
 	return HRTIMER_NORESTART;
 }
@@ -310,18 +459,15 @@ static enum hrtimer_restart local_irq_timer(struct hrtimer *t)
 #define LOCAL_IRQ_TRIES		5
 #define LOCAL_IRQ_WAIT_US	(500 * USEC_PER_MSEC)
 
-static int local_irq_nesting(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
-			     const u64 *off)
+/* The interrupts over the held map, the task running: 0, or a verdict. */
+static int local_irq_over(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
+			  struct local_irq *l, const u64 *off, unsigned int *tries)
 {
-	struct local_irq l = { .m = ctx->m, .off = { off[1], off[2] } };
 	int preempt = preempt_count(), pagefaults = pagefault_disabled();
 	unsigned int try, i, bad = 0;
 	void __iomem *held;
 	u64 t0;
 
-	hrtimer_init(&l.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
-	l.timer.function = local_irq_timer;
-	tasklet_setup(&l.tasklet, local_irq_tasklet);
 	/* an interrupt that lands while this task is switched out nests above no map: again */
 	for (try = 0; try < LOCAL_IRQ_TRIES; try++) {
 		migrate_disable();
@@ -332,41 +478,136 @@ static int local_irq_nesting(struct pvmap_test_ctx *ctx, struct pvmap_test_local
 		}
 		req->preemptible = pvmap_test_map_preemptible(preempt, pagefaults);
 		writel(LOCAL_TAG, held);
-		l.held = held;
-		l.maps = 0;
-		l.bad = 0;
-		l.held_gone = 0;
-		WRITE_ONCE(l.done, false);
+		l->held = held;
+		l->maps = 0;
+		l->bad = 0;
+		l->held_gone = 0;
+		WRITE_ONCE(l->done, false);
 		/* pinned: it fires on this CPU, over this task (spinning, not sleeping) */
-		hrtimer_start(&l.timer, ns_to_ktime(NSEC_PER_MSEC), HRTIMER_MODE_REL_PINNED);
+		hrtimer_start(&l->timer, ns_to_ktime(NSEC_PER_MSEC), HRTIMER_MODE_REL_PINNED);
 		t0 = ktime_get_ns();
-		while (!READ_ONCE(l.done) &&
+		while (!READ_ONCE(l->done) &&
 		       ktime_get_ns() - t0 < LOCAL_IRQ_WAIT_US * NSEC_PER_USEC)
 			cpu_relax();
 		bad += readl(held) != LOCAL_TAG;
 		pvmap_io_mapping_unmap_local(held);
 		/* after the unmap: where the map is atomic, tasklet_kill() may sleep */
-		hrtimer_cancel(&l.timer);
-		tasklet_kill(&l.tasklet);
+		hrtimer_cancel(&l->timer);
+		tasklet_kill(&l->tasklet);
 		migrate_enable();
-		if (l.maps == 4 && !l.held_gone)
+		if (l->maps == 4 && !l->held_gone)
 			break;
 	}
-	req->irq_maps = l.maps;
-	for (i = 0; ctx->slots && i < ARRAY_SIZE(l.seen); i++)
-		bad += l.seen[i] && !pvmap_test_faults(l.seen[i]);
+	*tries = try + 1;
+	req->irq_maps = l->maps;
+	for (i = 0; ctx->slots && i < ARRAY_SIZE(l->seen); i++)
+		bad += l->seen[i] && !pvmap_test_faults(l->seen[i]);
 	if (ctx->slots && !pvmap_test_faults(held))
 		bad++;
 	if (req->preemptible != pvmap_io_mapping_local_preemptible())
 		return local_mode_wrong(ctx, req);
 	if (try == LOCAL_IRQ_TRIES)
 		return test_fail(ctx, "%u tries: %u maps in interrupts, %u found the held map gone",
-				 try, l.maps, l.held_gone);
-	if (bad || l.bad)
+				 try, l->maps, l->held_gone);
+	if (bad || l->bad)
 		return test_fail(ctx, "wrong in interrupts %u, in the task or after unmap %u",
-				 l.bad, bad);
-	return test_pass(ctx, "hardirq, tasklet: atomic+local maps above the held one (try %u)",
-			 try + 1);
+				 l->bad, bad);
+	return 0;
+}
+
+/*
+ * The interrupts while the task holding the map sleeps, switched out: 0,
+ * or a verdict. The timer is armed for 1 ms after the task's last step
+ * before it sleeps; one that lands over it anyway is tried again.
+ */
+static int local_irq_out(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
+			 struct local_irq *l, const u64 *off, unsigned int *tries)
+{
+	unsigned long switches = 0;
+	unsigned int try, bad = 0;
+	void __iomem *held = NULL;
+	bool woken = true;
+	u32 after = 0;
+
+	l->out = true;
+	l->holder = current;
+	for (try = 0; try < LOCAL_IRQ_TRIES; try++) {
+		init_completion(&l->woken);
+		l->maps = 0;
+		l->bad = 0;
+		l->over_holder = 0;
+		l->faulted = 0;
+		l->same_slot = 0;
+		l->read_own = 0;
+		migrate_disable();
+		held = pvmap_io_mapping_map_local_wc(ctx->m, off[0]);
+		if (!held) {
+			migrate_enable();
+			return test_fail(ctx, "local map of %#llx returned NULL", off[0]);
+		}
+		writel(LOCAL_TAG, held);
+		l->held = held;
+		switches = current->nvcsw + current->nivcsw;
+		/* pinned: it fires on this CPU, while this task sleeps */
+		hrtimer_start(&l->timer, ns_to_ktime(NSEC_PER_MSEC), HRTIMER_MODE_REL_PINNED);
+		woken = wait_for_completion_timeout(&l->woken, msecs_to_jiffies(500));
+		switches = current->nvcsw + current->nivcsw - switches;
+		/* a map not restored at the switch in faults here: a failure, not an oops */
+		if (get_kernel_nofault(after, (u32 __force *)held))
+			after = 0;
+		pvmap_io_mapping_unmap_local(held);
+		hrtimer_cancel(&l->timer);
+		tasklet_kill(&l->tasklet);
+		migrate_enable();
+		if (!woken || !l->over_holder)
+			break;
+	}
+	*tries = try + 1;
+	req->switches = switches;
+	req->faulted = l->faulted;
+	req->same_slot = l->same_slot;
+	req->read_own = l->read_own;
+	req->irq_maps += l->maps;
+	bad += !pvmap_test_faults(held);
+	if (!woken)
+		return test_fail(ctx, "switched out: the tasklet did not wake the task in 500 ms");
+	if (l->over_holder)
+		return test_fail(ctx, "%u tries: the interrupts landed over the task, not asleep",
+				 try);
+	if (after != LOCAL_TAG)
+		return test_fail(ctx, "switched in: held address read %#x (0: faulted), want %#x",
+				 after, LOCAL_TAG);
+	if (l->faulted != 2 || l->same_slot != 4 || l->read_own != 4 || l->bad || bad)
+		return test_fail(ctx, "asleep: %u/2 probes faulted; of 4 maps %u %s, %u %s; %u %u",
+				 l->faulted, l->same_slot, "took its slot", l->read_own,
+				 "read their own page; wrong, after unmap", l->bad, bad);
+	return 0;
+}
+
+static int local_irq_nesting(struct pvmap_test_ctx *ctx, struct pvmap_test_local *req,
+			     const u64 *off)
+{
+	struct local_irq l = { .m = ctx->m, .off = { off[1], off[2] } };
+	unsigned int over = 0, out = 0;
+	int ret;
+
+	hrtimer_init(&l.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	l.timer.function = local_irq_timer;
+	tasklet_setup(&l.tasklet, local_irq_tasklet);
+	ret = local_irq_over(ctx, req, &l, off, &over);
+	if (ret || ctx->h->status != PVMAP_TEST_PASS)
+		return ret;
+	/* atomic local maps cannot sleep; the whole aperture clears nothing */
+	if (!req->preemptible || !ctx->slots)
+		return test_pass(ctx, "hardirq, tasklet: %s (try %u); %s",
+				 "atomic+local maps above the held one", over,
+				 req->preemptible ? "whole aperture: none while it sleeps" :
+				 "atomic: not held asleep");
+	ret = local_irq_out(ctx, req, &l, off, &out);
+	if (ret || ctx->h->status != PVMAP_TEST_PASS)
+		return ret;
+	return test_pass(ctx, "hardirq, tasklet: above the held map (try %u), %s (try %u, %u %s)",
+			 over, "in its slot while it slept", out, req->switches, "switches");
 }
 
 int pvmap_test_local(struct pvmap_test_ctx *ctx, void *arg)
@@ -388,8 +629,13 @@ int pvmap_test_local(struct pvmap_test_ctx *ctx, void *arg)
 	req->irq_maps = 0;
 	local_pages(ctx, off, ARRAY_SIZE(off));
 	req->offset = off[0];
-	if (req->scenario == PVMAP_LOCAL_FAULT_INSIDE)
-		return local_fault_inside_saved(ctx, req, off);
+	if (req->scenario == PVMAP_LOCAL_FAULT_INSIDE) {
+		/* the other task's page, for a switch inside the fault */
+		saved[1] = local_swap(ctx, off[1], OTHER_TAG);
+		ret = local_fault_inside_saved(ctx, req, off);
+		local_swap(ctx, off[1], saved[1]);
+		return ret;
+	}
 	saved[0] = local_swap(ctx, off[0], 0);
 	saved[1] = local_swap(ctx, off[1], req->scenario == PVMAP_LOCAL_PREEMPTED ? OTHER_TAG :
 			      IRQ_TAG);

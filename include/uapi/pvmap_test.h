@@ -252,13 +252,19 @@ struct pvmap_test_local {
 	__u64 user, user_out;		/* in: FAULT_INSIDE's source and destination page */
 	__u64 seed;			/* in: FAULT_INSIDE's pattern, at offset 0 */
 	__u64 offset;			/* out: the aperture page held */
-	__u32 switches;			/* out: PREEMPTED: this task's switches while it held */
-	__u32 faulted;			/* out: PREEMPTED: the other task's probe faulted */
-	__u32 same_slot;		/* out: PREEMPTED: its own map took the held address */
-	__u32 read_own;			/* out: PREEMPTED: and read its own page */
+	/*
+	 * out: this task's switches while it held; the other context's probe
+	 * of the held address faulted, its own maps took that address, read
+	 * their own pages (PREEMPTED and FAULT_INSIDE: the other task;
+	 * IRQ_NESTING: the interrupts while this task was switched out, counts)
+	 */
+	__u32 switches;
+	__u32 faulted;
+	__u32 same_slot;
+	__u32 read_own;
 	__u32 copied_from, copied_to;	/* out: FAULT_INSIDE: bytes each copy moved */
 	__u32 irq_maps;			/* out: IRQ_NESTING: maps made in interrupts above */
-	__u32 pad;
+	__u32 user_pages;		/* in: FAULT_INSIDE: source pages at user, one a try */
 };
 
 /* PV_REFUSALS: one request Xen refuses or adjusts, and its outcome. */

@@ -291,20 +291,26 @@ TEST_F(pvmap, map_local_preempted)
 
 /* A file of the initramfs's root for map_local_fault_inside: neither memfd nor madvise on i386's */
 #define LOCAL_SRC_FILE	"/pvmap-local-src"
+/* its source pages, one a try at a switch inside the fault (the kernel takes 4) */
+#define LOCAL_SRC_PAGES	4
 
 /*
- * Page faults inside a local map: a page of a file holding a pattern
- * (unlinked, on the initramfs's root), in a mapping never touched, so not
- * present in this process's page tables, copied into the aperture page
- * with copy_from_user(), then out to a fresh anonymous page with
+ * Page faults inside a local map: pages of a file holding a pattern
+ * (unlinked, on the initramfs's root), each in a mapping of its own never
+ * touched (no fault-around maps one with another), so not present in this
+ * process's page tables; one copied into the aperture page with
+ * copy_from_user(), then out to a fresh anonymous page with
  * copy_to_user(). With preemptible local maps both faults are served and
  * both copies are whole, the pattern landing in the aperture and in the
- * user page; atomic, both come back short at once (nothing copied),
- * without a splat.
+ * user page; with slots, the task is switched out inside the first fault,
+ * to a kthread on its CPU that must fault reading the held address and
+ * take the same slot for its own local map (the next page is tried where
+ * the switch landed elsewhere). Atomic, both come back short at once
+ * (nothing copied), without a splat.
  */
 TEST_F(pvmap, map_local_fault_inside)
 {
-	struct pvmap_test_local req = { .seed = random_u64() };
+	struct pvmap_test_local req = { .seed = random_u64(), .user_pages = LOCAL_SRC_PAGES };
 	uint8_t *page = malloc(PAGE), *src, *dst;
 	int fd = open(LOCAL_SRC_FILE, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	uint64_t ok = 0;
@@ -313,19 +319,30 @@ TEST_F(pvmap, map_local_fault_inside)
 	ASSERT_LE(0, fd) TH_LOG(LOCAL_SRC_FILE ": %s", strerror(errno));
 	unlink(LOCAL_SRC_FILE);
 	pvmap_pattern_fill(page, PAGE, req.seed, 0);
-	ASSERT_EQ((ssize_t)PAGE, pwrite(fd, page, PAGE, 0));
-	src = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
-	dst = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	src = mmap(NULL, LOCAL_SRC_PAGES * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, src);
+	/* page i at file page 2i: offsets apart, so the mappings stay apart */
+	for (unsigned int i = 0; i < LOCAL_SRC_PAGES; i++) {
+		off_t at = (off_t)2 * i * PAGE;
+
+		ASSERT_EQ((ssize_t)PAGE, pwrite(fd, page, PAGE, at));
+		ASSERT_NE(MAP_FAILED, mmap(src + i * PAGE, PAGE, PROT_READ, MAP_SHARED | MAP_FIXED,
+					   fd, at));
+	}
+	dst = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, dst);
 	req.user = (uintptr_t)src;
 	req.user_out = (uintptr_t)dst;
 	ASSERT_EQ(0, local_scenario(&req, PVMAP_LOCAL_FAULT_INSIDE));
 	printf("# copy_from_user %u, copy_to_user %u of %llu bytes inside the map\n",
 	       req.copied_from, req.copied_to, (unsigned long long)PAGE);
+	if (req.preemptible && (req.switches || req.faulted || req.same_slot || req.read_own))
+		printf("# %u switches while held; the other task's probe %s, its map %s the slot, "
+		       "read %s page\n", req.switches, req.faulted ? "faulted" : "READ",
+		       req.same_slot ? "took" : "DID NOT TAKE", req.read_own ? "its own" : "ANOTHER");
 	if (req.preemptible && req.h.status == PVMAP_TEST_PASS)
 		ok = pvmap_pattern_check(dst, PAGE, req.seed, 0);
-	munmap(src, PAGE);
+	munmap(src, LOCAL_SRC_PAGES * PAGE);
 	munmap(dst, PAGE);
 	close(fd);
 	free(page);
@@ -339,8 +356,13 @@ TEST_F(pvmap, map_local_fault_inside)
  * Interrupts nest above a task's local map: an hrtimer on its CPU
  * (hardirq) and the tasklet it schedules (softirq) each take an atomic map
  * and a local map (atomic in interrupt context) above it, read their own
- * pages and unmap, while the held map keeps reading the task's page;
- * afterwards no slot is live on any CPU (STATS' live_slots).
+ * pages and unmap, while the held map keeps reading the task's page.
+ * Then, with preemptible local maps and slots, the same interrupts land
+ * while the task holding the map sleeps, switched out: each must fault
+ * reading the held address, and its maps, one at a time, must take that
+ * address (the CPU's stack left empty) and read their own pages; the task
+ * woken reads its own page there again. Afterwards no slot is live on any
+ * CPU (STATS' live_slots).
  */
 TEST_F(pvmap, map_local_irq_nesting)
 {
@@ -351,6 +373,10 @@ TEST_F(pvmap, map_local_irq_nesting)
 
 	ASSERT_EQ(0, local_scenario(&req, PVMAP_LOCAL_IRQ_NESTING));
 	printf("# %u maps in interrupts above the held one\n", req.irq_maps);
+	if (req.preemptible && req.switches)
+		printf("# while the task slept (%u switches): %u of 2 probes faulted, of 4 maps %u "
+		       "took its slot, %u read their own page\n", req.switches, req.faulted,
+		       req.same_slot, req.read_own);
 	ASSERT_EQ(PVMAP_TEST_PASS, req.h.status) TH_LOG("%s", req.h.msg);
 	fd = open_ivshmem(&d);
 	ASSERT_LE(0, fd);
