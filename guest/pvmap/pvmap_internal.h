@@ -89,7 +89,7 @@ DECLARE_STATIC_KEY_FALSE(pvmap_slots_slow);
 #define pvmap_irq_point()	do { } while (0)
 #endif
 
-int pvmap_slots_init(void);
+int pvmap_slots_init(bool local_maps);
 void pvmap_slots_exit(void);
 bool pvmap_slots_local_preemptible(void);
 struct pvmap_window;

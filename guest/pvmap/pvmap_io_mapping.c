@@ -586,7 +586,7 @@ int pvmap_io_mapping_init(void)
 	pvmap_counters = alloc_percpu(struct pvmap_counters);
 	if (!pvmap_counters)
 		return -ENOMEM;
-	ret = pvmap_slots_init();
+	ret = pvmap_slots_init(!pvmap_io_mapping_whole);
 	if (ret)
 		goto err_counters;
 	spin_lock_init(&pvmap_pool.lock);

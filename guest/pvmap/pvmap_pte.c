@@ -176,6 +176,17 @@ static bool pvmap_tlb_other_pcids(void)
 	       static_cpu_has(X86_FEATURE_PCID);
 }
 
+/*
+ * This CPU's TLB entries of every address space, where an invalidation
+ * reaches only the current one's: for a local map held across a change of
+ * address space (pvmap_slots.c). Preemption off.
+ */
+void pvmap_tlb_flush_spaces(void)
+{
+	if (pvmap_tlb_other_pcids())
+		__flush_tlb_all();
+}
+
 static void pvmap_flush_range_here(void *info)
 {
 	const struct pvmap_flush_range *r = info;

@@ -16,6 +16,7 @@
 
 #include <linux/pgtable.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 #include "pvmap_internal.h"
@@ -435,6 +436,19 @@ static __always_inline void pvmap_window_clear_local(struct pvmap_window *w, uns
 /* The stub models no lazy-MMU section: the batched forms stand in. */
 #define pvmap_window_clear_local_unbatched	pvmap_window_clear_local
 #define pvmap_window_map_unbatched		pvmap_window_map
+static inline void pvmap_window_unbatched_done(void)
+{
+}
+
+/* Nor address spaces. */
+static inline const void *pvmap_tlb_space(void)
+{
+	return NULL;
+}
+
+static inline void pvmap_tlb_flush_spaces(void)
+{
+}
 #else
 /*
  * For the scheduler's preempt notifiers (pvmap_slots.c's local maps): the
@@ -454,6 +468,12 @@ static __always_inline void pvmap_window_clear_local_unbatched(struct pvmap_wind
 		pvmap_window_clear_local(w, first, npages);
 		return;
 	}
+	if (pvmap_tlb_flush_whole(npages)) {
+		for (i = 0; i < npages; i++)
+			pvmap_pte_clear(w, first + i);
+		pvmap_tlb_flush_local_all(w, first, npages);
+		return;
+	}
 	for (i = 0; i < npages; i++) {
 		pvmap_pte_clear(w, first + i);
 		pvmap_tlb_flush_local(w, first + i);
@@ -471,6 +491,29 @@ static __always_inline int pvmap_window_map_unbatched(struct pvmap_window *w, un
 		pvmap_pte_set(w, first + i, pfn + i, prot);
 	return 0;
 }
+
+/*
+ * After the writes of a switch in: Xen PV has put the incoming task back in
+ * its lazy-MMU section, if it was switched out in one, before the notifiers
+ * run, and would hold them there until the task leaves it; sent now (a
+ * flush is a leave and an enter: nothing nests). Natively nothing.
+ */
+static __always_inline void pvmap_window_unbatched_done(void)
+{
+	if (!pvmap_backend_active())
+		arch_flush_lazy_mmu_mode();
+}
+
+/*
+ * The address space a slot's TLB entries are tagged with: on x86_64 its
+ * PCID, which an invalidation reaches alone (pvmap_pte.c); on i386 one.
+ */
+static __always_inline const void *pvmap_tlb_space(void)
+{
+	return IS_ENABLED(CONFIG_X86_64) ? current->active_mm : NULL;
+}
+
+void pvmap_tlb_flush_spaces(void);
 #endif /* PVMAP_PTE_STUB */
 
 #endif /* PVMAP_PTE_H */

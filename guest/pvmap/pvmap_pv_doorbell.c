@@ -30,6 +30,7 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/io.h>
+#include <linux/irq_work.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -75,6 +76,19 @@ struct pvmap_pv_channel pvmap_pv;
  * The channel is dead, @why: say so once; no call waits from now on, and
  * every update, queued ones included, is native.
  */
+/*
+ * Said from an irq_work: pvmap_pv_died() may be called from a local map's
+ * switch out (pvmap_slots.c), with a runqueue locked, where a printk() can
+ * wake a console waiter on it and deadlock.
+ */
+static void pvmap_pv_say_died(struct irq_work *work)
+{
+	pr_err("pvmap: the hypervisor %s: PTE updates are native from now on\n",
+	       READ_ONCE(pvmap_pv.why));
+}
+
+static struct irq_work pvmap_pv_died_work = IRQ_WORK_INIT(pvmap_pv_say_died);
+
 void pvmap_pv_died(const char *why)
 {
 	if (cmpxchg(&pvmap_pv.why, NULL, why))
@@ -82,7 +96,7 @@ void pvmap_pv_died(const char *why)
 	/* @why first: whoever sees the channel dead can say why */
 	smp_wmb();
 	WRITE_ONCE(pvmap_pv.dead, true);
-	pr_err("pvmap: the hypervisor %s: PTE updates are native from now on\n", why);
+	irq_work_queue(&pvmap_pv_died_work);
 }
 
 static u64 pvmap_pv_cycles_to_ns(u64 cycles)
@@ -575,6 +589,7 @@ void pvmap_pv_exit(void)
 	pci_unregister_driver(&pvmap_pv_driver);
 	pvmap_pv_exiting = false;
 	static_branch_disable(&pvmap_pv_on);
+	irq_work_sync(&pvmap_pv_died_work);
 	free_percpu(pvmap_pv.queues);
 	memset(&pvmap_pv, 0, sizeof(pvmap_pv));
 }

@@ -37,16 +37,21 @@
  * kernel, and outside task context, a local map is an atomic one.
  */
 
+#include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/export.h>
+#include <linux/irq_work.h>
 #include <linux/irqflags.h>
+#include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -91,8 +96,12 @@ struct pvmap_local_task;
  * @depth: live maps
  * @stack: the live maps, innermost last
  * @frames: each local map's frames, at its entry's index in @stack
+ * @report: says from an interrupt what a switch out saw (pvmap_switch_report())
+ * @reports: PVMAP_REPORT_* bits of what it is to say
+ * @report_arg: their numbers
  * @running: the local maps of the task running here, if it holds any
  * @tasks: PVMAP_LOCAL_TASKS records of tasks holding local maps here
+ * @heap_tasks: the records allocated beyond them, in use
  * @nfree: records in @free
  * @free: the indices in @tasks of the free records
  */
@@ -102,8 +111,12 @@ struct pvmap_cpu_slots {
 	unsigned int depth;
 	struct pvmap_live_map stack[PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH];
 	struct pvmap_live_frames frames[PVMAP_MAX_DEPTH];
+	struct irq_work report;
+	unsigned long reports;
+	unsigned int report_arg[2];
 	struct pvmap_local_task *running;
 	struct pvmap_local_task *tasks;
+	struct list_head heap_tasks;
 	unsigned int nfree;
 	u8 free[PVMAP_LOCAL_TASKS];
 };
@@ -112,6 +125,9 @@ struct pvmap_cpu_slots {
  * struct pvmap_local_task - the local maps of one task, pinned to one CPU
  * @notifier: its preempt notifier, registered while @maps is not 0
  * @cpu: the slots of its CPU
+ * @space: the address space it maps in (see pvmap_slots_space_left())
+ * @heap: allocated when @cpu's records were all taken; freed at its put
+ * @heap_link: on @cpu's heap_tasks while @heap
  * @maps: its live local maps, not counting those released out of order
  * @depth: the maps of @cpu's stack when it was switched out
  * @top: the slots in use then
@@ -123,6 +139,9 @@ struct pvmap_local_task {
 	struct preempt_notifier notifier;
 #endif
 	struct pvmap_cpu_slots *cpu;
+	const void *space;
+	bool heap;
+	struct list_head heap_link;
 	unsigned int maps;
 	unsigned int depth;
 	unsigned int top;
@@ -148,12 +167,85 @@ DEFINE_STATIC_KEY_FALSE(pvmap_slots_slow);
 #ifdef CONFIG_PREEMPT_NOTIFIERS
 #define PVMAP_SLOTS_LOCAL_SWITCHES	true
 static struct preempt_ops pvmap_local_ops;
-static bool pvmap_slots_notifying;
+static bool pvmap_slots_notifying __read_mostly;
 #else
 #define PVMAP_SLOTS_LOCAL_SWITCHES	false
 #endif
 
-int pvmap_slots_init(void)
+/*
+ * What a switch out saw go wrong. Its notifier runs with the runqueue
+ * locked, where a printk() may wake a console waiter on this runqueue and
+ * deadlock (and printk_deferred() is not exported): it is said by an
+ * irq_work on this CPU once the lock is gone, with one WARN each.
+ */
+enum pvmap_report {
+	PVMAP_REPORT_LEFT_CPU,
+	PVMAP_REPORT_OVER_LIMITS,
+	PVMAP_REPORT_SPACE,
+	PVMAP_REPORT_EXITED,
+};
+
+static void pvmap_slots_say(struct irq_work *work)
+{
+	struct pvmap_cpu_slots *s = container_of(work, struct pvmap_cpu_slots, report);
+	unsigned long r = xchg(&s->reports, 0);
+
+	WARN_ONCE(r & BIT(PVMAP_REPORT_LEFT_CPU),
+		  "pvmap: a task holding local maps left their CPU\n");
+	WARN_ONCE(r & BIT(PVMAP_REPORT_OVER_LIMITS),
+		  "pvmap: %u maps on %u slots at a switch: cleared, not kept\n",
+		  s->report_arg[0], s->report_arg[1]);
+	WARN_ONCE(r & BIT(PVMAP_REPORT_SPACE),
+		  "pvmap: an address space changed under a local map: TLB flushed\n");
+	WARN_ONCE(r & BIT(PVMAP_REPORT_EXITED),
+		  "pvmap: a task exited holding %u local maps: cleared; its CPU stays pinned\n",
+		  s->report_arg[0]);
+}
+
+#ifdef CONFIG_PREEMPT_NOTIFIERS
+/*
+ * At unload, with every CPU stopped, so that no scheduler walks a task's
+ * notifiers: unregister those of tasks that still hold local maps (a
+ * consumer leaked one), which would otherwise call into a module that is
+ * gone at their next switch. Records allocated are freed after. Return:
+ * how many there were.
+ */
+static int pvmap_local_unhook(void *unused)
+{
+	bool idle[PVMAP_LOCAL_TASKS];
+	struct pvmap_local_task *t;
+	struct pvmap_cpu_slots *s;
+	int cpu, n = 0;
+	unsigned int i;
+
+	for_each_possible_cpu(cpu) {
+		s = per_cpu_ptr(pvmap_slots, cpu);
+		if (!s->tasks)
+			continue;
+		memset(idle, 0, sizeof(idle));
+		for (i = 0; i < s->nfree; i++)
+			idle[s->free[i]] = true;
+		for (i = 0; i < PVMAP_LOCAL_TASKS; i++) {
+			if (idle[i])
+				continue;
+			preempt_notifier_unregister(&s->tasks[i].notifier);
+			n++;
+		}
+		list_for_each_entry(t, &s->heap_tasks, heap_link) {
+			preempt_notifier_unregister(&t->notifier);
+			n++;
+		}
+	}
+	return n;
+}
+#endif
+
+/*
+ * @local_maps: local maps come to the slots (not on x86_64's whole-aperture
+ * path): the records of tasks holding them, and the preempt notifiers,
+ * which once on cost every task switch of the kernel a check.
+ */
+int pvmap_slots_init(bool local_maps)
 {
 	struct pvmap_cpu_slots *s;
 	int cpu, ret;
@@ -164,12 +256,15 @@ int pvmap_slots_init(void)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		s = per_cpu_ptr(pvmap_slots, cpu);
+		init_irq_work(&s->report, pvmap_slots_say);
+		INIT_LIST_HEAD(&s->heap_tasks);
 		ret = pvmap_window_create(&s->window, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
 		if (ret)
 			goto fail;
-		if (!PVMAP_SLOTS_LOCAL_SWITCHES)
+		if (!PVMAP_SLOTS_LOCAL_SWITCHES || !local_maps)
 			continue;
-		s->tasks = kcalloc(PVMAP_LOCAL_TASKS, sizeof(*s->tasks), GFP_KERNEL);
+		s->tasks = kcalloc_node(PVMAP_LOCAL_TASKS, sizeof(*s->tasks), GFP_KERNEL,
+					cpu_to_node(cpu));
 		if (!s->tasks) {
 			ret = -ENOMEM;
 			goto fail;
@@ -180,8 +275,10 @@ int pvmap_slots_init(void)
 	}
 #ifdef CONFIG_PREEMPT_NOTIFIERS
 	/* on for every kernel's task switches from here: a static key */
-	preempt_notifier_inc();
-	pvmap_slots_notifying = true;
+	if (local_maps) {
+		preempt_notifier_inc();
+		pvmap_slots_notifying = true;
+	}
 #endif
 	return 0;
 fail:
@@ -196,16 +293,27 @@ void pvmap_slots_exit(void)
 
 	if (!pvmap_slots)
 		return;
-	for_each_possible_cpu(cpu) {
-		s = per_cpu_ptr(pvmap_slots, cpu);
-		pvmap_window_destroy(&s->window);
-		kfree(s->tasks);
-	}
 #ifdef CONFIG_PREEMPT_NOTIFIERS
-	if (pvmap_slots_notifying)
+	if (pvmap_slots_notifying) {
+		int leaked = stop_machine(pvmap_local_unhook, NULL, NULL);
+
+		WARN(leaked, "pvmap: unloaded while %d tasks held local maps: unhooked, their CPUs stay pinned\n",
+		     leaked);
 		preempt_notifier_dec();
+	}
 	pvmap_slots_notifying = false;
 #endif
+	for_each_possible_cpu(cpu) {
+		struct pvmap_local_task *t, *next;
+
+		s = per_cpu_ptr(pvmap_slots, cpu);
+		irq_work_sync(&s->report);
+		pvmap_window_destroy(&s->window);
+		kfree(s->tasks);
+		if (s->heap_tasks.next)
+			list_for_each_entry_safe(t, next, &s->heap_tasks, heap_link)
+				kfree(t);
+	}
 	free_percpu(pvmap_slots);
 	pvmap_slots = NULL;
 }
@@ -255,10 +363,11 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 	top = READ_ONCE(s->top);
 	pvmap_irq_point();
 	if (WARN(depth >= max_depth,
-		 "pvmap: atomic maps nested deeper than %u\n", max_depth) ||
+		 "pvmap: maps nested deeper than %u (%s map)\n", max_depth,
+		 local ? "a local" : "an atomic") ||
 	    WARN(!npages || top > max_slots || npages > max_slots - top,
-		 "pvmap: %u pages asked, %u atomic slots free on this CPU\n",
-		 npages, top > max_slots ? 0 : max_slots - top))
+		 "pvmap: %u pages asked for %s map, %u slots free on this CPU\n",
+		 npages, local ? "a local" : "an atomic", top > max_slots ? 0 : max_slots - top))
 		goto refuse;
 
 	/*
@@ -507,7 +616,7 @@ static noinline bool pvmap_slots_unmap_slow(struct pvmap_cpu_slots *s, unsigned 
 	}
 	if (unlikely(s->stack[i].vaddr & PVMAP_SLOTS_LOCAL)) {
 		/* it disabled neither preemption nor page faults: nothing to give back */
-		WARN(1, "pvmap: atomic unmap of a local map\n");
+		WARN(1, "pvmap: a local map released by an atomic unmap, or in another context\n");
 		pvmap_misuse();
 		return false;
 	}
@@ -605,11 +714,24 @@ bool pvmap_slots_local_preemptible(void)
 	return PVMAP_SLOTS_LOCAL_SWITCHES;
 }
 
+
+
 #ifdef CONFIG_PREEMPT_NOTIFIERS
+/* Interrupts off. */
+static void pvmap_switch_report(struct pvmap_cpu_slots *s, enum pvmap_report what,
+				unsigned int arg0, unsigned int arg1)
+{
+	s->report_arg[0] = arg0;
+	s->report_arg[1] = arg1;
+	s->reports |= BIT(what);
+	irq_work_queue(&s->report);
+}
+
 /*
  * The record of the task running on @s's CPU: the one it has, or a free one
- * with its preempt notifier registered; NULL when PVMAP_LOCAL_TASKS tasks
- * already hold local maps there. Preemption off.
+ * with its preempt notifier registered, from @s's PVMAP_LOCAL_TASKS or,
+ * when those are all taken, allocated; NULL only when that fails.
+ * Preemption off.
  */
 static __always_inline struct pvmap_local_task *pvmap_local_task_get(struct pvmap_cpu_slots *s)
 {
@@ -617,15 +739,34 @@ static __always_inline struct pvmap_local_task *pvmap_local_task_get(struct pvma
 
 	if (t)
 		return t;
-	if (unlikely(!s->nfree))
-		return NULL;
-	t = &s->tasks[s->free[--s->nfree]];
+	if (likely(s->nfree)) {
+		t = &s->tasks[s->free[--s->nfree]];
+		t->heap = false;
+	} else {
+		t = kmalloc(sizeof(*t), GFP_NOWAIT | __GFP_NOWARN);
+		if (!t)
+			return NULL;
+		t->heap = true;
+		list_add(&t->heap_link, &s->heap_tasks);
+	}
 	t->cpu = s;
+	t->space = pvmap_tlb_space();
 	t->maps = 0;
 	preempt_notifier_init(&t->notifier, &pvmap_local_ops);
 	preempt_notifier_register(&t->notifier);
 	s->running = t;
 	return t;
+}
+
+/* Back to the pool, or freed. */
+static __always_inline void pvmap_local_task_free(struct pvmap_cpu_slots *s,
+						  struct pvmap_local_task *t)
+{
+	if (unlikely(t->heap)) {
+		list_del(&t->heap_link);
+		kfree(t);
+	} else
+		s->free[s->nfree++] = t - s->tasks;
 }
 
 /* @t, the running task's, holds no local map any more: unregistered and free. */
@@ -634,7 +775,25 @@ static __always_inline void pvmap_local_task_put(struct pvmap_cpu_slots *s,
 {
 	preempt_notifier_unregister(&t->notifier);
 	s->running = NULL;
-	s->free[s->nfree++] = t - s->tasks;
+	pvmap_local_task_free(s, t);
+}
+
+/*
+ * The TLB entries of @t's slots are tagged with the address space it ran
+ * in (its PCID, on x86_64 under page-table isolation), and an invalidation
+ * reaches only the current one's: a task that changed address space while
+ * it held local maps (kthread_use_mm()) may have left entries in the one
+ * before. The whole TLB is flushed, as pvmap_pte.c's sleepable windows are;
+ * that covers one change, not a change and back (the header's kernel-doc).
+ */
+static noinline void pvmap_local_space_changed(struct pvmap_local_task *t, bool in_sched)
+{
+	if (in_sched)
+		pvmap_switch_report(t->cpu, PVMAP_REPORT_SPACE, 0, 0);
+	else
+		WARN_ONCE(1, "pvmap: an address space changed under a local map: TLB flushed\n");
+	pvmap_tlb_flush_spaces();
+	t->space = pvmap_tlb_space();
 }
 
 /*
@@ -642,9 +801,11 @@ static __always_inline void pvmap_local_task_put(struct pvmap_cpu_slots *s,
  * stack is its own (see the top of this file). Saved, then every slot
  * cleared and flushed, so that no task switched in can reach one, and the
  * stack left empty for it. A task switched out for the last time (@dead)
- * exited holding local maps: they are cleared and its record freed (not
- * unregistered, since the scheduler is walking that list; nothing walks
- * a dead task's again).
+ * exited holding local maps: they are cleared, and its record freed (not
+ * unregistered, since the scheduler is walking that list, which nothing
+ * walks again; an allocated record is left allocated, as kfree() under the
+ * runqueue lock is not for a module to try). Its CPU stays pinned: the
+ * migrate_disable() of its maps cannot be undone from here.
  */
 static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 {
@@ -653,15 +814,17 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 	/* all of the window, whatever a bug left in top */
 	unsigned int used = min_t(unsigned int, top, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
 
-	if (WARN_ONCE(s != t->cpu, "pvmap: a task holding local maps left their CPU\n"))
+	if (unlikely(s != t->cpu)) {
+		pvmap_switch_report(s, PVMAP_REPORT_LEFT_CPU, 0, 0);
 		return;
+	}
 	s->running = NULL;
 	t->depth = 0;
 	t->top = 0;
 	/* Only an interrupt's maps go past a task's limits, and none is live here. */
-	if (!WARN_ONCE(depth > PVMAP_MAX_DEPTH || top > PVMAP_SLOTS_PER_CPU,
-		       "pvmap: %u maps on %u slots at a switch: cleared, not kept\n", depth, top) &&
-	    !dead) {
+	if (unlikely(depth > PVMAP_MAX_DEPTH || top > PVMAP_SLOTS_PER_CPU))
+		pvmap_switch_report(s, PVMAP_REPORT_OVER_LIMITS, depth, top);
+	else if (!dead) {
 		memcpy(t->stack, s->stack, depth * sizeof(*s->stack));
 		memcpy(t->frames, s->frames, depth * sizeof(*s->frames));
 		t->depth = depth;
@@ -672,11 +835,17 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 		pvmap_count_add(PVMAP_CNT_PTE_WRITES, used);
 		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, used);
 	}
+	if (unlikely(t->space != pvmap_tlb_space()))
+		pvmap_local_space_changed(t, true);
 	WRITE_ONCE(s->top, 0);
 	WRITE_ONCE(s->depth, 0);
 	if (dead) {
-		WARN_ONCE(1, "pvmap: a task exited holding %u local maps: cleared\n", t->maps);
-		s->free[s->nfree++] = t - s->tasks;
+		pvmap_switch_report(s, PVMAP_REPORT_EXITED, t->maps, 0);
+		if (t->heap)
+			/* off the list that the module's exit walks: its task's list is gone */
+			list_del(&t->heap_link);
+		else
+			pvmap_local_task_free(s, t);
 	}
 }
 
@@ -696,9 +865,11 @@ static void pvmap_slots_switch_in(struct pvmap_local_task *t)
 	unsigned int i;
 
 	local_irq_save(flags);
+	/* past the runqueue lock: a WARN may be said here */
 	if (WARN_ONCE(s != t->cpu, "pvmap: a task holding local maps left their CPU\n"))
 		goto out;
 	s->running = t;
+	t->space = pvmap_tlb_space();
 	if (WARN_ONCE(READ_ONCE(s->depth) || READ_ONCE(s->top),
 		      "pvmap: %u maps live at a switch in: this task's %u local maps stay cleared\n",
 		      READ_ONCE(s->depth), t->maps))
@@ -718,6 +889,7 @@ static void pvmap_slots_switch_in(struct pvmap_local_task *t)
 			pvmap_window_clear_local_unbatched(&s->window, m->slot, m->npages);
 		pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
 	}
+	pvmap_window_unbatched_done();
 out:
 	local_irq_restore(flags);
 }
@@ -791,7 +963,8 @@ static __always_inline void __iomem *pvmap_slots_push_local(u64 pfn, unsigned in
 	struct pvmap_local_task *t;
 	void __iomem *vaddr;
 
-	if (!in_task())
+	/* not set up on x86_64's whole-aperture path, where the API does not come here */
+	if (!in_task() || unlikely(!pvmap_slots_notifying))
 		return pvmap_slots_push_atomic(pfn, npages, prot);
 	migrate_disable();
 	/* a switch may land here, or an interrupt: nothing taken yet */
@@ -800,8 +973,7 @@ static __always_inline void __iomem *pvmap_slots_push_local(u64 pfn, unsigned in
 	s = this_cpu_ptr(pvmap_slots);
 	t = pvmap_local_task_get(s);
 	if (unlikely(!t)) {
-		pr_warn_ratelimited("pvmap: %u tasks hold local maps on this CPU: a local map refused\n",
-				    PVMAP_LOCAL_TASKS);
+		pr_warn_ratelimited("pvmap: no memory for a task's local maps: a local map refused\n");
 		goto refused;
 	}
 	vaddr = pvmap_slots_push(s, pfn, npages, prot, true);
@@ -852,7 +1024,7 @@ void pvmap_slots_unmap_local(void __iomem *vaddr)
 	struct pvmap_local_task *t;
 	unsigned int depth;
 
-	if (!in_task()) {
+	if (!in_task() || unlikely(!pvmap_slots_notifying)) {
 		pvmap_slots_unmap(vaddr, 0);
 		return;
 	}
@@ -868,6 +1040,8 @@ void pvmap_slots_unmap_local(void __iomem *vaddr)
 		pvmap_slots_pop_fast(s, depth);
 	else if (!pvmap_slots_unmap_local_slow(s, t, page))
 		goto refused;
+	if (unlikely(t->space != pvmap_tlb_space()))
+		pvmap_local_space_changed(t, false);
 	if (!--t->maps)
 		pvmap_local_task_put(s, t);
 	preempt_enable();

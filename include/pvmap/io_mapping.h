@@ -56,7 +56,8 @@ struct pvmap_io_mapping {
  * Local maps share a CPU's slots and nesting depth with its atomic maps,
  * and each task has the whole of both to itself: a task switched out
  * takes its local maps off the CPU (see pvmap_io_mapping_map_local_wc()).
- * At most PVMAP_LOCAL_TASKS tasks hold local maps on one CPU at once.
+ * Each CPU has records for PVMAP_LOCAL_TASKS tasks holding local maps at
+ * once; more are allocated (GFP_NOWAIT) as they come.
  *
  * On x86_64 without the hygiene parameter an atomic or local map is the
  * address of its offset in the whole-aperture mapping, as mainline's
@@ -332,12 +333,22 @@ bool pvmap_io_mapping_local_preemptible(void);
  * is false, and outside task context, this is an atomic map: preemption
  * and page faults are off until the unmap.
  *
+ * Unlike mainline's, it can fail (below): check for NULL. The task must
+ * unmap before it returns to user space or exits (an exit with a local map
+ * held clears it with one WARN, but leaves the CPU pinned for good, as the
+ * unmap alone lets it migrate), and must not change address space while it
+ * holds one (kthread_use_mm()): on x86_64 under page-table isolation a TLB
+ * entry may stay in the address space it left (one change is caught at the
+ * unmap, one WARN and the whole TLB flushed; a change and back is not).
+ * Under Xen PV, a task switched out inside a lazy-MMU section of its own
+ * gets its maps back with that section's updates sent.
+ *
  * Context: any context but NMI, and not inside an arch_enter_lazy_mmu_mode()
  * section; an interrupt handler unmaps before it returns.
  * Return: the address of @offset, or NULL (with one WARN) if @offset is
  * outside the aperture or this CPU's slots or nesting depth are exhausted
- * for this task; NULL (with a ratelimited warning) when PVMAP_LOCAL_TASKS
- * other tasks hold local maps on this CPU.
+ * for this task; NULL (with a ratelimited warning) when a record for the
+ * task cannot be allocated.
  */
 static inline void __iomem *pvmap_io_mapping_map_local_wc(struct pvmap_io_mapping *mapping,
 							  u64 offset)
@@ -367,13 +378,15 @@ pvmap_io_mapping_map_local_range_wc(struct pvmap_io_mapping *mapping, u64 offset
 
 /**
  * pvmap_io_mapping_unmap_local() - release the innermost local map
- * @vaddr: an address inside the page returned by the matching map
+ * @vaddr: an address inside the first page returned by the matching map
  *
  * Clears the slot's PTE and flushes its TLB entry, then lets the task
  * migrate again. Misuse gives one WARN as an atomic unmap's does, and
  * an atomic map named here (or a local one to pvmap_io_mapping_unmap_atomic())
- * is refused. On x86_64's whole-aperture path it does nothing, as
- * mainline's.
+ * is refused. Every task's local maps start at the same slot, so an unmap
+ * made by the wrong task releases that task's own map at that address, if
+ * it has one there (as mainline's does). On x86_64's whole-aperture path
+ * it does nothing, as mainline's.
  *
  * Context: the task (or interrupt) and CPU of the matching map.
  */

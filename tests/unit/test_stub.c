@@ -32,7 +32,7 @@ bool core_begin(bool batching, bool skip_clear)
 	pvmap_counting.enabled = true;
 	pvmap_slots_slow.enabled = !fast_path;
 	pvmap_shim_cpu = 0;
-	return pvmap_pte_stub.hv && pvmap_counters && !pvmap_slots_init();
+	return pvmap_pte_stub.hv && pvmap_counters && !pvmap_slots_init(true);
 }
 
 void core_end(void)

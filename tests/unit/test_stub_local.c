@@ -8,6 +8,7 @@
  */
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 
 #include "test_stub.h"
 
@@ -386,12 +387,12 @@ static unsigned int dead_warned;
  */
 int test_local_misuse(void)
 {
-	static struct task_struct tasks[PVMAP_LOCAL_TASKS + 1], dead;
+	static struct task_struct tasks[PVMAP_LOCAL_TASKS + 2], dead;
 	uint64_t fa = APERTURE_FIRST + 0x700, fb = APERTURE_FIRST + 0x710;
 	uint64_t fx = APERTURE_FIRST + 0x720;
 	struct task_struct *holder = current;
 	unsigned int warnings, pr_warnings, stale, taken = 0, steps = 0, failed = 0, exit_warned;
-	void *a, *b, *x, *v[PVMAP_LOCAL_TASKS + 1];
+	void *a, *b, *x, *v[PVMAP_LOCAL_TASKS + 2];
 	struct pvstub_counts c;
 	bool ok;
 
@@ -525,30 +526,36 @@ int test_local_misuse(void)
 	warnings += exit_warned;
 	dead = (struct task_struct){ 0 };	/* gone */
 
-	/* PVMAP_LOCAL_TASKS tasks with a local map each, every one at slot 0; one more refused */
-	for (unsigned int i = 0; i <= PVMAP_LOCAL_TASKS; i++) {
+	/*
+	 * PVMAP_LOCAL_TASKS + 1 tasks with a local map each, every one at slot
+	 * 0: the CPU's records, then one allocated; one more refused when the
+	 * allocation fails (a warning, not a WARN).
+	 */
+	for (unsigned int i = 0; i <= PVMAP_LOCAL_TASKS + 1; i++) {
 		tasks[i] = (struct task_struct){ 0 };
 		pvmap_shim_switch_to(&tasks[i]);
+		pvmap_shim_kmalloc_fails = i == PVMAP_LOCAL_TASKS + 1;
 		v[i] = pvmap_slots_map_local(TASKS_PFN + i, 1, __pgprot(PROT_WC));
+		pvmap_shim_kmalloc_fails = false;
 		taken += v[i] != NULL;
-		if (i < PVMAP_LOCAL_TASKS)
+		if (i <= PVMAP_LOCAL_TASKS)
 			STEP((uintptr_t)v[i] == slot0 && !wrong_frames(v[i], 1, TASKS_PFN + i) &&
 			     pvmap_slots_live(0) == 1);
 	}
-	STEP(taken == PVMAP_LOCAL_TASKS && !v[PVMAP_LOCAL_TASKS] &&
-	     task_clean(&tasks[PVMAP_LOCAL_TASKS]) && !pvmap_slots_live(0) &&
+	STEP(taken == PVMAP_LOCAL_TASKS + 1 && !v[PVMAP_LOCAL_TASKS + 1] &&
+	     task_clean(&tasks[PVMAP_LOCAL_TASKS + 1]) && !pvmap_slots_live(0) &&
 	     pvmap_shim_pr_warnings == pr_warnings + 1 && pvmap_shim_warnings == warnings + 10);
 	/* each switched in again reaches its own frame, then unmaps: even first, odd after */
 	for (unsigned int pass = 0; pass < 2; pass++) {
-		for (unsigned int i = pass; i < PVMAP_LOCAL_TASKS; i += 2) {
+		for (unsigned int i = pass; i <= PVMAP_LOCAL_TASKS; i += 2) {
 			pvmap_shim_switch_to(&tasks[i]);
 			STEP(pvmap_slots_live(0) == 1 && !wrong_frames(v[i], 1, TASKS_PFN + i));
 			pvmap_slots_unmap_local(v[i]);
 			STEP(!pvmap_slots_live(0) && task_clean(&tasks[i]));
 		}
 	}
-	/* and every record free: the last one's turn now */
-	pvmap_shim_switch_to(&tasks[PVMAP_LOCAL_TASKS]);
+	/* and every record free: the refused one's turn now */
+	pvmap_shim_switch_to(&tasks[PVMAP_LOCAL_TASKS + 1]);
 	v[0] = pvmap_slots_map_local(TASKS_PFN, 1, __pgprot(PROT_WC));
 	STEP(v[0] && !wrong_frames(v[0], 1, TASKS_PFN));
 	if (v[0])
@@ -557,17 +564,18 @@ int test_local_misuse(void)
 #undef STEP
 
 	stale = revoke_range(fa, 2) + revoke_range(fb, 3) + revoke_range(fx, 4) +
-		revoke_range(TASKS_PFN, PVMAP_LOCAL_TASKS + 1);
+		revoke_range(TASKS_PFN, PVMAP_LOCAL_TASKS + 2);
 	pvstub_counts(pvmap_pte_stub.hv, &c);
 	ok = ok && !stale && !c.violations && !pvmap_pte_stub.errors && holder_at_rest() &&
-	     task_clean(&tasks[PVMAP_LOCAL_TASKS]) && pvmap_shim_warnings == warnings + 10 &&
+	     task_clean(&tasks[PVMAP_LOCAL_TASKS + 1]) && pvmap_shim_warnings == warnings + 10 &&
 	     pvmap_shim_pr_warnings == pr_warnings + 1;
 	printf("# %s path: local misuse: %u WARNs (want 10, and one for a task exiting with a "
 	       "local map in the whole run: %u so far), %u refused for want of a record "
-	       "(want 1 of %u tasks), %u checks passed (the first failed: line %u, 0: none), "
-	       "%u stale at revoke, %" PRIu64 " violations\n", fast_path ? "fast" : "slow",
-	       pvmap_shim_warnings - warnings, dead_warned, PVMAP_LOCAL_TASKS + 1 - taken,
-	       PVMAP_LOCAL_TASKS + 1, steps, failed, stale, c.violations);
+	       "(want 1 of %u tasks, the CPU's %u records and one allocated taken), %u checks "
+	       "passed (the first failed: line %u, 0: none), %u stale at revoke, %" PRIu64
+	       " violations\n", fast_path ? "fast" : "slow",
+	       pvmap_shim_warnings - warnings, dead_warned, PVMAP_LOCAL_TASKS + 2 - taken,
+	       PVMAP_LOCAL_TASKS + 2, PVMAP_LOCAL_TASKS, steps, failed, stale, c.violations);
 	core_end();
 	return ok && !pvmap_shim_preempt_notifier_key;
 }

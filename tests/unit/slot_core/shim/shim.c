@@ -10,6 +10,7 @@
 #include <linux/uaccess.h>
 
 unsigned int pvmap_shim_cpu;
+bool pvmap_shim_kmalloc_fails;
 unsigned int pvmap_shim_warnings;
 unsigned int pvmap_shim_pr_warnings;
 int pvmap_shim_preempt_count[PVMAP_SHIM_NR_CPUS];

@@ -9,4 +9,6 @@
 #endif
 #define noinline		__attribute__((__noinline__))
 
+#define __read_mostly
+
 #endif
