@@ -714,10 +714,8 @@ bool pvmap_slots_local_preemptible(void)
 	return PVMAP_SLOTS_LOCAL_SWITCHES;
 }
 
-
-
 #ifdef CONFIG_PREEMPT_NOTIFIERS
-/* Interrupts off. */
+/* @what, with its numbers, for pvmap_slots_say() to say; interrupts off. */
 static void pvmap_switch_report(struct pvmap_cpu_slots *s, enum pvmap_report what,
 				unsigned int arg0, unsigned int arg1)
 {
@@ -765,8 +763,9 @@ static __always_inline void pvmap_local_task_free(struct pvmap_cpu_slots *s,
 	if (unlikely(t->heap)) {
 		list_del(&t->heap_link);
 		kfree(t);
-	} else
+	} else {
 		s->free[s->nfree++] = t - s->tasks;
+	}
 }
 
 /* @t, the running task's, holds no local map any more: unregistered and free. */
@@ -822,9 +821,9 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 	t->depth = 0;
 	t->top = 0;
 	/* Only an interrupt's maps go past a task's limits, and none is live here. */
-	if (unlikely(depth > PVMAP_MAX_DEPTH || top > PVMAP_SLOTS_PER_CPU))
+	if (unlikely(depth > PVMAP_MAX_DEPTH || top > PVMAP_SLOTS_PER_CPU)) {
 		pvmap_switch_report(s, PVMAP_REPORT_OVER_LIMITS, depth, top);
-	else if (!dead) {
+	} else if (!dead) {
 		memcpy(t->stack, s->stack, depth * sizeof(*s->stack));
 		memcpy(t->frames, s->frames, depth * sizeof(*s->frames));
 		t->depth = depth;
