@@ -83,8 +83,11 @@ struct pvmap_pv_channel pvmap_pv;
  */
 static void pvmap_pv_say_died(struct irq_work *work)
 {
+	int refused = READ_ONCE(pvmap_pv.refused_clear);
+
 	pr_err("pvmap: the hypervisor %s: PTE updates are native from now on\n",
 	       READ_ONCE(pvmap_pv.why));
+	WARN_ONCE(refused, "pvmap: the hypervisor refused to clear a PTE (%d)\n", refused);
 }
 
 static struct irq_work pvmap_pv_died_work = IRQ_WORK_INIT(pvmap_pv_say_died);

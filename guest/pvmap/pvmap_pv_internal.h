@@ -64,6 +64,8 @@ struct pvmap_pv_queue {
  *	off before @regs or @shm is touched: the device's removal sets it,
  *	then waits for every such section (pvmap_pv_release())
  * @why: why it is dead, for debugfs
+ * @refused_clear: the error of the refused clear that ended it, or 0, said
+ *	with @why (pvmap_pv_died())
  * @timeout_cycles: PVMAP_PV_TIMEOUT_MS in TSC cycles
  * @late_cycles: PVMAP_PV_LATE_MS in TSC cycles
  * @late_lock: protects @late_debt_ns and @late_at
@@ -84,6 +86,7 @@ struct pvmap_pv_channel {
 	unsigned int nr_vcpus;
 	bool dead;
 	const char *why;
+	int refused_clear;
 	u64 timeout_cycles, late_cycles;
 	raw_spinlock_t late_lock;
 	u64 late_debt_ns, late_at;

@@ -172,8 +172,9 @@ refused_clear:
 	 * it itself, and the hypervisor is done with: it no longer owns what
 	 * the guest writes.
 	 */
+	WRITE_ONCE(pvmap_pv.refused_clear, ret);
+	/* its WARN too, said after the runqueue lock a switch out may hold */
 	pvmap_pv_died("refused to clear a PTE");
-	WARN_ONCE(1, "pvmap: the hypervisor refused to clear a PTE (%d)\n", ret);
 	pvmap_pv_native(q, true);
 	goto empty;
 native:

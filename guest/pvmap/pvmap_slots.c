@@ -89,6 +89,15 @@ struct pvmap_live_frames {
 
 struct pvmap_local_task;
 
+/* What a switch out saw go wrong: see pvmap_switch_report(). */
+enum pvmap_report {
+	PVMAP_REPORT_LEFT_CPU,
+	PVMAP_REPORT_OVER_LIMITS,
+	PVMAP_REPORT_SPACE,
+	PVMAP_REPORT_EXITED,
+	PVMAP_NR_REPORTS
+};
+
 /**
  * struct pvmap_cpu_slots - one CPU's slot window and map stack
  * @window: the CPU's window of PVMAP_SLOTS_PER_CPU pages
@@ -98,7 +107,7 @@ struct pvmap_local_task;
  * @frames: each local map's frames, at its entry's index in @stack
  * @report: says from an interrupt what a switch out saw (pvmap_switch_report())
  * @reports: PVMAP_REPORT_* bits of what it is to say
- * @report_arg: their numbers
+ * @report_arg: each one's numbers
  * @running: the local maps of the task running here, if it holds any
  * @tasks: PVMAP_LOCAL_TASKS records of tasks holding local maps here
  * @heap_tasks: the records allocated beyond them, in use
@@ -113,7 +122,7 @@ struct pvmap_cpu_slots {
 	struct pvmap_live_frames frames[PVMAP_MAX_DEPTH];
 	struct irq_work report;
 	unsigned long reports;
-	unsigned int report_arg[2];
+	unsigned int report_arg[PVMAP_NR_REPORTS][2];
 	struct pvmap_local_task *running;
 	struct pvmap_local_task *tasks;
 	struct list_head heap_tasks;
@@ -178,13 +187,6 @@ static bool pvmap_slots_notifying __read_mostly;
  * deadlock (and printk_deferred() is not exported): it is said by an
  * irq_work on this CPU once the lock is gone, with one WARN each.
  */
-enum pvmap_report {
-	PVMAP_REPORT_LEFT_CPU,
-	PVMAP_REPORT_OVER_LIMITS,
-	PVMAP_REPORT_SPACE,
-	PVMAP_REPORT_EXITED,
-};
-
 static void pvmap_slots_say(struct irq_work *work)
 {
 	struct pvmap_cpu_slots *s = container_of(work, struct pvmap_cpu_slots, report);
@@ -194,12 +196,13 @@ static void pvmap_slots_say(struct irq_work *work)
 		  "pvmap: a task holding local maps left their CPU\n");
 	WARN_ONCE(r & BIT(PVMAP_REPORT_OVER_LIMITS),
 		  "pvmap: %u maps on %u slots at a switch: cleared, not kept\n",
-		  s->report_arg[0], s->report_arg[1]);
+		  s->report_arg[PVMAP_REPORT_OVER_LIMITS][0],
+		  s->report_arg[PVMAP_REPORT_OVER_LIMITS][1]);
 	WARN_ONCE(r & BIT(PVMAP_REPORT_SPACE),
 		  "pvmap: an address space changed under a local map: TLB flushed\n");
 	WARN_ONCE(r & BIT(PVMAP_REPORT_EXITED),
 		  "pvmap: a task exited holding %u local maps: cleared; its CPU stays pinned\n",
-		  s->report_arg[0]);
+		  s->report_arg[PVMAP_REPORT_EXITED][0]);
 }
 
 #ifdef CONFIG_PREEMPT_NOTIFIERS
@@ -226,12 +229,14 @@ static int pvmap_local_unhook(void *unused)
 		for (i = 0; i < s->nfree; i++)
 			idle[s->free[i]] = true;
 		for (i = 0; i < PVMAP_LOCAL_TASKS; i++) {
-			if (idle[i])
+			if (idle[i] || !s->tasks[i].cpu)
 				continue;
 			preempt_notifier_unregister(&s->tasks[i].notifier);
 			n++;
 		}
 		list_for_each_entry(t, &s->heap_tasks, heap_link) {
+			if (!t->cpu)
+				continue;
 			preempt_notifier_unregister(&t->notifier);
 			n++;
 		}
@@ -719,8 +724,8 @@ bool pvmap_slots_local_preemptible(void)
 static void pvmap_switch_report(struct pvmap_cpu_slots *s, enum pvmap_report what,
 				unsigned int arg0, unsigned int arg1)
 {
-	s->report_arg[0] = arg0;
-	s->report_arg[1] = arg1;
+	s->report_arg[what][0] = arg0;
+	s->report_arg[what][1] = arg1;
 	s->reports |= BIT(what);
 	irq_work_queue(&s->report);
 }
@@ -741,7 +746,12 @@ static __always_inline struct pvmap_local_task *pvmap_local_task_get(struct pvma
 		t = &s->tasks[s->free[--s->nfree]];
 		t->heap = false;
 	} else {
-		t = kmalloc(sizeof(*t), GFP_NOWAIT | __GFP_NOWARN);
+#ifdef CONFIG_PREEMPT_RT
+		/* its slab locks sleep: there the CPU's records are all */
+		return NULL;
+#endif
+		t = kmalloc_node(sizeof(*t), GFP_NOWAIT | __GFP_NOWARN,
+				 cpu_to_node(smp_processor_id()));
 		if (!t)
 			return NULL;
 		t->heap = true;
@@ -800,11 +810,13 @@ static noinline void pvmap_local_space_changed(struct pvmap_local_task *t, bool 
  * stack is its own (see the top of this file). Saved, then every slot
  * cleared and flushed, so that no task switched in can reach one, and the
  * stack left empty for it. A task switched out for the last time (@dead)
- * exited holding local maps: they are cleared, and its record freed (not
- * unregistered, since the scheduler is walking that list, which nothing
- * walks again; an allocated record is left allocated, as kfree() under the
- * runqueue lock is not for a module to try). Its CPU stays pinned: the
- * migrate_disable() of its maps cannot be undone from here.
+ * exited holding local maps: they are cleared, and its record freed but
+ * not unregistered: the scheduler is walking that list (which nothing walks
+ * again) with hlist_for_each_entry(), and reads the record's link after
+ * this returns, so an allocated record is left allocated (a kfree() here
+ * would be a use after free) and a pooled one is not reused before then.
+ * Its CPU stays pinned: the migrate_disable() of its maps cannot be undone
+ * from here, so that CPU can no longer go offline (nor suspend).
  */
 static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 {
@@ -815,6 +827,9 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 
 	if (unlikely(s != t->cpu)) {
 		pvmap_switch_report(s, PVMAP_REPORT_LEFT_CPU, 0, 0);
+		/* its task's list is gone with it: not for the unload to unhook */
+		if (dead)
+			t->cpu = NULL;
 		return;
 	}
 	s->running = NULL;

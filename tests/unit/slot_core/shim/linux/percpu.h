@@ -15,6 +15,7 @@ extern unsigned int pvmap_shim_cpu;
 #define per_cpu_ptr(p, cpu)	(&(p)[cpu])
 #define this_cpu_ptr(p)		(&(p)[pvmap_shim_cpu])
 #define raw_cpu_ptr(p)		this_cpu_ptr(p)
+#define smp_processor_id()	pvmap_shim_cpu
 #define this_cpu_add(lv, n)	((lv) += (n))
 #define for_each_possible_cpu(cpu) \
 	for ((cpu) = 0; (cpu) < PVMAP_SHIM_NR_CPUS; (cpu)++)

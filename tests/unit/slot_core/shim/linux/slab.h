@@ -12,6 +12,7 @@
 #define kcalloc(n, size, gfp)		((void)(gfp), calloc((n), (size)))
 #define kcalloc_node(n, size, gfp, node) ((void)(node), kcalloc((n), (size), (gfp)))
 #define kmalloc(size, gfp)		((void)(gfp), pvmap_shim_kmalloc(size))
+#define kmalloc_node(size, gfp, node)	((void)(node), kmalloc((size), (gfp)))
 
 /* A test sets pvmap_shim_kmalloc_fails to see an allocation refused. */
 extern bool pvmap_shim_kmalloc_fails;
