@@ -336,7 +336,8 @@ bool pvmap_io_mapping_local_preemptible(void);
  * Unlike mainline's, it can fail (below): check for NULL. The task must
  * unmap before it returns to user space or exits (an exit with a local map
  * held clears it with one WARN, but leaves the CPU pinned for good, as the
- * unmap alone lets it migrate), and must not change address space while it
+ * unmap alone lets it migrate: that CPU can no longer go offline), and must
+ * not change address space while it
  * holds one (kthread_use_mm()): on x86_64 under page-table isolation a TLB
  * entry may stay in the address space it left (one change is caught at the
  * unmap, one WARN and the whole TLB flushed; a change and back is not).
@@ -348,7 +349,8 @@ bool pvmap_io_mapping_local_preemptible(void);
  * Return: the address of @offset, or NULL (with one WARN) if @offset is
  * outside the aperture or this CPU's slots or nesting depth are exhausted
  * for this task; NULL (with a ratelimited warning) when a record for the
- * task cannot be allocated.
+ * task cannot be allocated (on PREEMPT_RT: when PVMAP_LOCAL_TASKS other
+ * tasks hold local maps on this CPU).
  */
 static inline void __iomem *pvmap_io_mapping_map_local_wc(struct pvmap_io_mapping *mapping,
 							  u64 offset)
