@@ -162,29 +162,14 @@ struct pvmap_flush_range {
 };
 
 /*
- * Whether an invlpg on this CPU can miss translations of other address
- * spaces: with page-table isolation kernel PTEs are not global, and with
- * PCIDs the TLB keeps those of the last few address spaces the CPU ran.
- * The kernel's flush_tlb_one_kernel() has them flushed at their next
- * switch through a per-CPU flag that modules cannot reach, and the kernel
- * PCIDs are not exported either: pvmap flushes the whole TLB instead, as
- * the kernel's own flush of a kernel range of more than a few pages does.
- */
-static bool pvmap_tlb_other_pcids(void)
-{
-	return IS_ENABLED(CONFIG_X86_64) && static_cpu_has(X86_FEATURE_PTI) &&
-	       static_cpu_has(X86_FEATURE_PCID);
-}
-
-/*
  * This CPU's TLB entries of every address space, where an invalidation
- * reaches only the current one's: for a local map held across a change of
- * address space (pvmap_slots.c). Preemption off.
+ * reaches only the current one's (pvmap_tlb_space_check()), as the kernel's
+ * own flush of a kernel range of more than a few pages does: the kernel
+ * PCIDs are not exported. Preemption off.
  */
 void pvmap_tlb_flush_spaces(void)
 {
-	if (pvmap_tlb_other_pcids())
-		__flush_tlb_all();
+	__flush_tlb_all();
 }
 
 static void pvmap_flush_range_here(void *info)

@@ -255,9 +255,10 @@ static __always_inline bool pvmap_pte_is_clear(const struct pvmap_window *w, uns
 
 /*
  * The slot core's fast path (pvmap_slots.c), while no backend takes the
- * PTEs and nothing traces them: native writes and invalidations alone, as
- * kmap_local's. No batch: natively a lazy-MMU section changes nothing, and
- * under Xen PV, which batches, the slot core takes its slow path.
+ * PTEs and nothing traces them: bare PTE writes and invlpg
+ * (pvmap_pte_native.h), as kmap_local's on a kernel without a paravirt MMU.
+ * No batch: natively a lazy-MMU section changes nothing, and under Xen PV,
+ * which batches, the slot core takes its slow path.
  */
 
 /* @npages frames from @pfn at slots @first.. of @w. */
@@ -266,7 +267,7 @@ static __always_inline void pvmap_window_map_direct(struct pvmap_window *w, unsi
 {
 	pte_t **ptep = &w->ptes[first];
 	unsigned int i;
-	pte_t pte;
+	pteval_t val;
 
 	if (unlikely(!(pgprot_val(prot) & _PAGE_PRESENT))) {
 		for (i = 0; i < npages; i++)
@@ -278,12 +279,10 @@ static __always_inline void pvmap_window_map_direct(struct pvmap_window *w, unsi
 	 * frame's address and the protection, less what this CPU lacks. The
 	 * next frame's PTE is a page on.
 	 */
-	pte = __pte((((pteval_t)pfn << PAGE_SHIFT) & PTE_PFN_MASK) |
-		    (pgprot_val(prot) & __supported_pte_mask));
-	for (i = 0; i < npages; i++) {
-		pvmap_native_set_pte(ptep[i], pte);
-		pte = __pte(pte_val(pte) + PAGE_SIZE);
-	}
+	val = (((pteval_t)pfn << PAGE_SHIFT) & PTE_PFN_MASK) |
+	      (pgprot_val(prot) & __supported_pte_mask);
+	for (i = 0; i < npages; i++, val += PAGE_SIZE)
+		pvmap_bare_set_pte(ptep[i], val);
 }
 
 /* Slots @first.. of @w cleared, each then flushed from this CPU's TLB. */
@@ -295,8 +294,8 @@ static __always_inline void pvmap_window_clear_direct(struct pvmap_window *w, un
 	unsigned int i;
 
 	for (i = 0; i < npages; i++, va += PAGE_SIZE) {
-		pvmap_native_clear_pte(va, ptep[i]);
-		pvmap_native_flush_one(va);
+		pvmap_bare_clear_pte(ptep[i]);
+		pvmap_bare_flush_one(va);
 	}
 }
 
@@ -440,14 +439,20 @@ static inline void pvmap_window_unbatched_done(void)
 {
 }
 
-/* Nor address spaces. */
-static inline const void *pvmap_tlb_space(void)
-{
-	return NULL;
-}
+/*
+ * Address spaces as tests/unit/slot_core/pvmap_pte_stub.c models them, when a
+ * test turns PCIDs on: each CPU's current one, which the test may change
+ * where an interrupt lands (a lazy-TLB CPU switched to init_mm by a flush
+ * IPI, on x86_64), and the spaces a TLB entry of each page lives in.
+ */
+bool pvmap_tlb_other_pcids(void);
+unsigned long pvmap_tlb_space(void);
+void pvmap_tlb_flush_spaces(void);
 
-static inline void pvmap_tlb_flush_spaces(void)
+static inline void pvmap_tlb_space_check(unsigned long space)
 {
+	if (pvmap_tlb_other_pcids() && space != pvmap_tlb_space())
+		pvmap_tlb_flush_spaces();
 }
 #else
 /*
@@ -505,15 +510,48 @@ static __always_inline void pvmap_window_unbatched_done(void)
 }
 
 /*
- * The address space a slot's TLB entries are tagged with: on x86_64 its
- * PCID, which an invalidation reaches alone (pvmap_pte.c); on i386 one.
+ * Whether an invlpg on this CPU can miss translations of other address
+ * spaces: on x86_64 with page-table isolation kernel PTEs are not global,
+ * and with PCIDs the TLB keeps those of the last few address spaces the CPU
+ * ran (a kernel PCID each). Without PTI an invlpg reaches a global entry in
+ * every PCID; without PCIDs each CR3 write flushes every non-global entry.
+ * PCID first: false under TCG, and on most CPUs that need PTI at all.
  */
-static __always_inline const void *pvmap_tlb_space(void)
+static __always_inline bool pvmap_tlb_other_pcids(void)
 {
-	return IS_ENABLED(CONFIG_X86_64) ? current->active_mm : NULL;
+	return IS_ENABLED(CONFIG_X86_64) && static_cpu_has(X86_FEATURE_PCID) &&
+	       static_cpu_has(X86_FEATURE_PTI);
+}
+
+/*
+ * The address space this CPU's TLB entries of a slot mapped now are tagged
+ * with: where other PCIDs can keep them, CR3 (the page tables and the
+ * PCID); elsewhere 0, one space for all. A slot's map and unmap run in one
+ * unless CR3 changes between them: a flush IPI switches a lazy-TLB CPU (a
+ * kernel thread on a borrowed mm) to init_mm (flush_tlb_func()), and a
+ * kernel thread may kthread_use_mm() under a local map. CR3 read natively,
+ * not through pv_ops (whose call would take registers from the fast path):
+ * Xen PV, the one paravirtualised MMU, has neither PTI nor PCIDs in a guest.
+ */
+static __always_inline unsigned long pvmap_tlb_space(void)
+{
+	return pvmap_tlb_other_pcids() ? __native_read_cr3() : 0;
 }
 
 void pvmap_tlb_flush_spaces(void);
+
+/*
+ * After a slot mapped in address space @space was cleared and flushed here:
+ * if CR3 changed since, the slot's entry may live on in the PCID left, where
+ * the invlpg did not reach, so every PCID's entries go. The kernel's
+ * flush_tlb_one_kernel() has them flushed at their next use through a
+ * per-CPU flag (cpu_tlbstate.invalidate_other) that a module cannot reach.
+ */
+static __always_inline void pvmap_tlb_space_check(unsigned long space)
+{
+	if (pvmap_tlb_other_pcids() && unlikely(space != __native_read_cr3()))
+		pvmap_tlb_flush_spaces();
+}
 #endif /* PVMAP_PTE_STUB */
 
 #endif /* PVMAP_PTE_H */

@@ -35,6 +35,32 @@ static __always_inline void pvmap_native_flush_one(unsigned long va)
 }
 
 /*
+ * The slot core's fast path (pvmap_pte.h's _direct operations): the bare
+ * instructions, inline, with no pv_ops call. It never runs under Xen PV,
+ * the one paravirtualised MMU (pvmap_slots_slow is on there), so the
+ * kernel's paravirt PTE operations would be these same writes; and its
+ * windows are kernel addresses that the user page tables of page-table
+ * isolation never map, so the invalidation of a user PCID that
+ * __flush_tlb_one_user() adds under PTI (an INVPCID, or a flush of the
+ * whole user address space at the next return to user mode) has nothing to
+ * reach. Other kernel PCIDs are pvmap_tlb_space_check()'s (pvmap_pte.h).
+ */
+static __always_inline void pvmap_bare_set_pte(pte_t *ptep, pteval_t val)
+{
+	native_set_pte(ptep, native_make_pte(val));
+}
+
+static __always_inline void pvmap_bare_clear_pte(pte_t *ptep)
+{
+	native_pte_clear(NULL, 0, ptep);
+}
+
+static __always_inline void pvmap_bare_flush_one(unsigned long va)
+{
+	asm volatile("invlpg (%0)" : : "r" (va) : "memory");
+}
+
+/*
  * Under Xen PV, Linux queues each invalidation of a lazy-MMU section as a
  * multicall entry of its own, an mmuext_op of 24 bytes beside each clear's
  * 16-byte mmu_update, in a 512-byte argument buffer (arch/x86/xen/

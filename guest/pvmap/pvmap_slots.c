@@ -64,6 +64,8 @@
  * struct pvmap_live_map - one live map on a CPU's stack
  * @vaddr: the page address returned for it; PVMAP_SLOTS_POP_BELOW and
  *	PVMAP_SLOTS_LOCAL may be set
+ * @space: the address space its slots were mapped in (pvmap_tlb_space()),
+ *	checked at its unmap
  * @npages: its pages
  * @slot: its first slot
  * @released: unmapped while maps above it were live (a misuse): it gave
@@ -72,6 +74,7 @@
  */
 struct pvmap_live_map {
 	unsigned long vaddr;
+	unsigned long space;
 	unsigned int npages;
 	unsigned int slot;
 	bool released;
@@ -79,7 +82,7 @@ struct pvmap_live_map {
 
 /*
  * What a local map maps, to map it again at a switch in: beside its stack
- * entry, not in it, so that an entry stays 16 bytes (a shift to index on
+ * entry, not in it, so that an entry stays 32 bytes (a shift to index on
  * the atomic maps' fast path). A frame number fits an unsigned long.
  */
 struct pvmap_live_frames {
@@ -93,7 +96,6 @@ struct pvmap_local_task;
 enum pvmap_report {
 	PVMAP_REPORT_LEFT_CPU,
 	PVMAP_REPORT_OVER_LIMITS,
-	PVMAP_REPORT_SPACE,
 	PVMAP_REPORT_EXITED,
 	PVMAP_NR_REPORTS
 };
@@ -134,7 +136,6 @@ struct pvmap_cpu_slots {
  * struct pvmap_local_task - the local maps of one task, pinned to one CPU
  * @notifier: its preempt notifier, registered while @maps is not 0
  * @cpu: the slots of its CPU
- * @space: the address space it maps in (see pvmap_slots_space_left())
  * @heap: allocated when @cpu's records were all taken; freed at its put
  * @heap_link: on @cpu's heap_tasks while @heap
  * @maps: its live local maps, not counting those released out of order
@@ -148,7 +149,6 @@ struct pvmap_local_task {
 	struct preempt_notifier notifier;
 #endif
 	struct pvmap_cpu_slots *cpu;
-	const void *space;
 	bool heap;
 	struct list_head heap_link;
 	unsigned int maps;
@@ -198,8 +198,6 @@ static void pvmap_slots_say(struct irq_work *work)
 		  "pvmap: %u maps on %u slots at a switch: cleared, not kept\n",
 		  s->report_arg[PVMAP_REPORT_OVER_LIMITS][0],
 		  s->report_arg[PVMAP_REPORT_OVER_LIMITS][1]);
-	WARN_ONCE(r & BIT(PVMAP_REPORT_SPACE),
-		  "pvmap: an address space changed under a local map: TLB flushed\n");
 	WARN_ONCE(r & BIT(PVMAP_REPORT_EXITED),
 		  "pvmap: a task exited holding %u local maps: cleared; its CPU stays pinned\n",
 		  s->report_arg[PVMAP_REPORT_EXITED][0]);
@@ -326,13 +324,15 @@ void pvmap_slots_exit(void)
 /*
  * Clear and flush @m's slots on this CPU, so that a stale pointer faults:
  * every PTE, then every TLB entry, in one lazy-MMU section (one multicall
- * on a paravirtualised MMU, its invalidations after all its updates). A
+ * on a paravirtualised MMU, its invalidations after all its updates), and
+ * every address space's if the CPU changed address space since the map. A
  * clear does not fail (pvmap_pte.h).
  */
 static __always_inline void pvmap_slots_clear(struct pvmap_cpu_slots *s,
 					      const struct pvmap_live_map *m)
 {
 	pvmap_window_clear_local(&s->window, m->slot, m->npages);
+	pvmap_tlb_space_check(m->space);
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
 	pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, m->npages);
 }
@@ -405,7 +405,8 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 	}
 	vaddr = pvmap_window_va(&s->window, top);
 	s->stack[depth] = (struct pvmap_live_map){
-		.vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0), .npages = npages, .slot = top,
+		.vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0), .space = pvmap_tlb_space(),
+		.npages = npages, .slot = top,
 	};
 	/* a task's, so within PVMAP_MAX_DEPTH */
 	if (local)
@@ -489,6 +490,9 @@ static __always_inline void __iomem *pvmap_slots_push(struct pvmap_cpu_slots *s,
 	pvmap_irq_point();
 	vaddr = pvmap_window_va(&s->window, top);
 	s->stack[depth].vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0);
+	/* read only where it can differ: see pvmap_slots_pop_fast() */
+	if (pvmap_tlb_other_pcids())
+		s->stack[depth].space = pvmap_tlb_space();
 	s->stack[depth].npages = npages;
 	s->stack[depth].slot = top;
 	if (local)
@@ -646,29 +650,57 @@ static noinline bool pvmap_slots_unmap_slow(struct pvmap_cpu_slots *s, unsigned 
 
 /*
  * The fast path's pop of the innermost of @s's @depth maps, named right with
- * nothing released below it: each PTE cleared and its TLB entry flushed,
- * then the slots and the entry given back.
+ * nothing released below it, whose @npages slots from @slot were copied out
+ * of its entry (once released, an interrupt may reuse it): each PTE
+ * cleared and its TLB entry flushed, then the slots and the entry given
+ * back, as pvmap_slots_pop_one() does.
  */
-static __always_inline void pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsigned int depth)
+static __always_inline void __pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsigned int depth,
+						   unsigned int slot, unsigned int npages,
+						   unsigned long space)
 {
-	unsigned int slot, n;
-
-	/* Copied out: once released, an interrupt may reuse the entry. */
-	slot = s->stack[depth - 1].slot;
-	n = s->stack[depth - 1].npages;
-	pvmap_irq_point();
-	pvmap_window_clear_direct(&s->window, slot, n);
-	/* As pvmap_slots_pop_one(): the slots, then the entry, unmarked. */
-	WRITE_ONCE(s->stack[depth - 1].released, false);
-	barrier();
+	/*
+	 * Unlike pvmap_slots_pop_one(), nothing to unmark: only a map with one
+	 * above it is marked released, and that one's unmap takes the slow path.
+	 */
+	pvmap_window_clear_direct(&s->window, slot, npages);
 	WRITE_ONCE(s->top, slot);
 	barrier();
 	pvmap_irq_point();
 	WRITE_ONCE(s->depth, depth - 1);
 	barrier();
 	pvmap_irq_point();
+	/*
+	 * After the release, so that nothing is kept across the rare flush: an
+	 * interrupt reusing the slots meanwhile maps them in the current space,
+	 * and the space left cannot come back before this (preemption is off).
+	 */
+	pvmap_tlb_space_check(space);
+	pvmap_irq_point();
 	if (static_branch_unlikely(&pvmap_counting))
-		pvmap_slots_count_fast(n, true);
+		pvmap_slots_count_fast(npages, true);
+}
+
+/* A range map's: out of line, so that a page's needs neither its loop nor its registers. */
+static noinline void pvmap_slots_pop_range_fast(struct pvmap_cpu_slots *s, unsigned int depth,
+						unsigned int slot, unsigned int npages,
+						unsigned long space)
+{
+	__pvmap_slots_pop_fast(s, depth, slot, npages, space);
+}
+
+static __always_inline void pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsigned int depth)
+{
+	const struct pvmap_live_map *m = &s->stack[depth - 1];
+	unsigned int slot = m->slot, npages = m->npages;
+	/* the fast path's push records it only where it is checked */
+	unsigned long space = pvmap_tlb_other_pcids() ? m->space : 0;
+
+	pvmap_irq_point();
+	if (likely(npages == 1))
+		__pvmap_slots_pop_fast(s, depth, slot, 1, space);
+	else
+		pvmap_slots_pop_range_fast(s, depth, slot, npages, space);
 }
 
 /*
@@ -688,7 +720,7 @@ static __always_inline void pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsi
  * the entry given back. For pvmap_io_mapping_unmap_atomic() and _range(),
  * inline in <pvmap/io_mapping.h>. Return: false when the unmap was a misuse.
  */
-bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
+static __always_inline bool __pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 {
 	unsigned long page = (unsigned long)vaddr & PAGE_MASK;
 	struct pvmap_cpu_slots *s = raw_cpu_ptr(pvmap_slots);
@@ -707,7 +739,19 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 	preempt_enable();
 	return true;
 }
+
+bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
+{
+	return __pvmap_slots_unmap(vaddr, npages);
+}
 EXPORT_SYMBOL_GPL(pvmap_slots_unmap);
+
+/* For pvmap_io_mapping_unmap_atomic(): pvmap_slots_unmap(@vaddr, 0), without the range's check. */
+bool pvmap_slots_unmap_page(void __iomem *vaddr)
+{
+	return __pvmap_slots_unmap(vaddr, 0);
+}
+EXPORT_SYMBOL_GPL(pvmap_slots_unmap_page);
 
 /*
  * Whether a local map in task context stays preemptible, with page faults
@@ -758,7 +802,6 @@ static __always_inline struct pvmap_local_task *pvmap_local_task_get(struct pvma
 		list_add(&t->heap_link, &s->heap_tasks);
 	}
 	t->cpu = s;
-	t->space = pvmap_tlb_space();
 	t->maps = 0;
 	preempt_notifier_init(&t->notifier, &pvmap_local_ops);
 	preempt_notifier_register(&t->notifier);
@@ -788,21 +831,27 @@ static __always_inline void pvmap_local_task_put(struct pvmap_cpu_slots *s,
 }
 
 /*
- * The TLB entries of @t's slots are tagged with the address space it ran
- * in (its PCID, on x86_64 under page-table isolation), and an invalidation
- * reaches only the current one's: a task that changed address space while
- * it held local maps (kthread_use_mm()) may have left entries in the one
- * before. The whole TLB is flushed, as pvmap_pte.c's sleepable windows are;
- * that covers one change, not a change and back (the header's kernel-doc).
+ * After a switch out cleared and flushed all of @s's slots: the maps of its
+ * @depth stack entries may also have entries in the address spaces they
+ * were mapped in (pvmap_tlb_space_check()), and one past a task's limits
+ * (only a bug leaves one) in any.
  */
-static noinline void pvmap_local_space_changed(struct pvmap_local_task *t, bool in_sched)
+static void pvmap_slots_space_check(struct pvmap_cpu_slots *s, unsigned int depth)
 {
-	if (in_sched)
-		pvmap_switch_report(t->cpu, PVMAP_REPORT_SPACE, 0, 0);
-	else
-		WARN_ONCE(1, "pvmap: an address space changed under a local map: TLB flushed\n");
-	pvmap_tlb_flush_spaces();
-	t->space = pvmap_tlb_space();
+	unsigned int i;
+
+	if (!pvmap_tlb_other_pcids())
+		return;
+	if (depth > PVMAP_MAX_DEPTH + PVMAP_IRQ_DEPTH) {
+		pvmap_tlb_flush_spaces();
+		return;
+	}
+	for (i = 0; i < depth; i++) {
+		if (s->stack[i].space != pvmap_tlb_space()) {
+			pvmap_tlb_flush_spaces();
+			return;
+		}
+	}
 }
 
 /*
@@ -848,9 +897,8 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 		pvmap_window_clear_local_unbatched(&s->window, 0, used);
 		pvmap_count_add(PVMAP_CNT_PTE_WRITES, used);
 		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, used);
+		pvmap_slots_space_check(s, depth);
 	}
-	if (unlikely(t->space != pvmap_tlb_space()))
-		pvmap_local_space_changed(t, true);
 	WRITE_ONCE(s->top, 0);
 	WRITE_ONCE(s->depth, 0);
 	if (dead) {
@@ -883,7 +931,6 @@ static void pvmap_slots_switch_in(struct pvmap_local_task *t)
 	if (WARN_ONCE(s != t->cpu, "pvmap: a task holding local maps left their CPU\n"))
 		goto out;
 	s->running = t;
-	t->space = pvmap_tlb_space();
 	if (WARN_ONCE(READ_ONCE(s->depth) || READ_ONCE(s->top),
 		      "pvmap: %u maps live at a switch in: this task's %u local maps stay cleared\n",
 		      READ_ONCE(s->depth), t->maps))
@@ -893,6 +940,8 @@ static void pvmap_slots_switch_in(struct pvmap_local_task *t)
 	WRITE_ONCE(s->depth, t->depth);
 	WRITE_ONCE(s->top, t->top);
 	for (i = 0; i < t->depth; i++) {
+		/* mapped again in this task's address space, which may differ from the last */
+		s->stack[i].space = pvmap_tlb_space();
 		m = &t->stack[i];
 		/* an atomic map held across a switch (the bug above) stays cleared */
 		if (!(m->vaddr & PVMAP_SLOTS_LOCAL))
@@ -1054,8 +1103,6 @@ void pvmap_slots_unmap_local(void __iomem *vaddr)
 		pvmap_slots_pop_fast(s, depth);
 	else if (!pvmap_slots_unmap_local_slow(s, t, page))
 		goto refused;
-	if (unlikely(t->space != pvmap_tlb_space()))
-		pvmap_local_space_changed(t, false);
 	if (!--t->maps)
 		pvmap_local_task_put(s, t);
 	preempt_enable();

@@ -135,6 +135,7 @@ bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
 void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot);
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot);
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages);
+bool pvmap_slots_unmap_page(void __iomem *vaddr);
 void __iomem *pvmap_slots_map_local_page(u64 pfn, pgprot_t prot);
 void __iomem *pvmap_slots_map_local(u64 pfn, unsigned int npages, pgprot_t prot);
 void pvmap_slots_unmap_local(void __iomem *vaddr);
@@ -241,7 +242,7 @@ static inline void pvmap_io_mapping_unmap_atomic(void __iomem *vaddr)
 	if (pvmap_io_mapping_whole)
 		pvmap_io_mapping_unmap_whole();
 	else
-		pvmap_slots_unmap(vaddr, 0);
+		pvmap_slots_unmap_page(vaddr);
 }
 
 /**

@@ -135,10 +135,73 @@ static void mmuext(unsigned int cmd, uint64_t va)
 	}
 }
 
+/* The address-space model (pvmap_pte_stub.h): tags per CPU and window page. */
+#define TAGGED_PAGES	8192
+
+static struct {
+	unsigned int space;
+	uint8_t tagged[TAGGED_PAGES];
+} spaces[PVMAP_SHIM_NR_CPUS];
+
+static uint8_t *tag_of(unsigned int cpu, uint64_t va)
+{
+	uint64_t page = (va - WINDOW_BASE) >> PAGE_SHIFT;
+
+	return va >= WINDOW_BASE && page < TAGGED_PAGES ? &spaces[cpu].tagged[page] : NULL;
+}
+
+void pvmap_pte_stub_spaces_reset(void)
+{
+	memset(spaces, 0, sizeof(spaces));
+	pvmap_pte_stub.space_flushes = 0;
+}
+
+void pvmap_pte_stub_set_space(unsigned int cpu, unsigned int space)
+{
+	spaces[cpu].space = space % PVMAP_STUB_SPACES;
+}
+
+void pvmap_pte_stub_touch(uint64_t va)
+{
+	uint8_t *tag = tag_of(pvmap_shim_cpu, va);
+
+	if (tag && (pvstub_pte(pvmap_pte_stub.hv, va) & 1))
+		*tag |= 1U << spaces[pvmap_shim_cpu].space;
+}
+
+unsigned int pvmap_pte_stub_tagged(unsigned int cpu, uint64_t va)
+{
+	uint8_t *tag = tag_of(cpu, va);
+
+	return tag ? *tag : 0;
+}
+
+bool pvmap_tlb_other_pcids(void)
+{
+	return pvmap_pte_stub.pcids;
+}
+
+/* The current space's number: CR3, in the kernel. */
+unsigned long pvmap_tlb_space(void)
+{
+	return pvmap_pte_stub.pcids ? spaces[pvmap_shim_cpu].space : 0;
+}
+
+void pvmap_tlb_flush_spaces(void)
+{
+	memset(spaces[pvmap_shim_cpu].tagged, 0, sizeof(spaces[pvmap_shim_cpu].tagged));
+	pvmap_pte_stub.space_flushes++;
+}
+
 void pvmap_tlb_flush_local(struct pvmap_window *w, unsigned int slot)
 {
-	if (!pvmap_pte_stub.skip_clear)
-		mmuext(MMUEXT_INVLPG_LOCAL, pvmap_window_va(w, slot));
+	uint8_t *tag = tag_of(pvmap_shim_cpu, pvmap_window_va(w, slot));
+
+	if (pvmap_pte_stub.skip_clear)
+		return;
+	mmuext(MMUEXT_INVLPG_LOCAL, pvmap_window_va(w, slot));
+	if (tag)
+		*tag &= ~(1U << spaces[pvmap_shim_cpu].space);
 }
 
 /* As the stub's backend is a hypervisor of its own: each page invalidated, never the whole TLB. */
@@ -154,8 +217,16 @@ void pvmap_tlb_flush_local_all(struct pvmap_window *w, unsigned int first, unsig
 		pvmap_tlb_flush_local(w, first + i);
 }
 
+/* As the kernel's: every space of every CPU (pvmap_pte.c). */
 void pvmap_tlb_flush_all_cpus(struct pvmap_window *w, unsigned int slot, unsigned int npages)
 {
-	for (unsigned int i = 0; i < npages; i++)
+	for (unsigned int i = 0; i < npages; i++) {
 		mmuext(MMUEXT_INVLPG_ALL, pvmap_window_va(w, slot + i));
+		for (unsigned int cpu = 0; cpu < PVMAP_SHIM_NR_CPUS; cpu++) {
+			uint8_t *tag = tag_of(cpu, pvmap_window_va(w, slot + i));
+
+			if (tag)
+				*tag = 0;
+		}
+	}
 }
