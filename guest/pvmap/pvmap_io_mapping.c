@@ -26,10 +26,16 @@
 #include "pvmap_internal.h"
 #include "pvmap_pte.h"
 
-static bool hygiene;
+/*
+ * On by default everywhere: clear-on-unmap is the guarantee, and on x86_64
+ * its cost is counted in docs/benchmarks.md. hygiene=0 is x86_64's explicit
+ * opt-out, and INFO (PVMAP_INFO_F_CLEARS_ON_UNMAP) says which mode a device
+ * is in.
+ */
+static bool hygiene = true;
 module_param(hygiene, bool, 0444);
 MODULE_PARM_DESC(hygiene,
-		 "x86_64: map through per-CPU slots with clear-on-unmap instead of one whole-aperture mapping (i386 always does)");
+		 "clear-on-unmap through per-CPU slots (default Y); x86_64 with hygiene=0: one whole-aperture mapping instead, whose stale pointers stay valid (i386 ignores it)");
 
 #ifdef CONFIG_64BIT
 /*

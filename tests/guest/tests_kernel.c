@@ -58,6 +58,44 @@ TEST_F(pvmap, hazard_scenario)
 }
 
 /*
+ * x86_64's default, with no hygiene= given: clear-on-unmap. The parameter
+ * reads Y, every device's INFO says its maps clear on unmap, and the hazard
+ * scenario's write through the old pointer faults (the host checks its
+ * sentinel is intact and the audit clean, as in hazard_scenario). Skips on
+ * i386, which always clears, and where hygiene= is given either way.
+ */
+TEST_F(pvmap, x86_64_default_clears)
+{
+	char params[256], flag[8] = "", hazard[8] = "";
+	bool landed = true;
+	struct device *d;
+
+#if defined(__i386__)
+	SKIP(return, "i386 always clears on unmap: no x86_64 default to show");
+#endif
+	guest_module_params(params, sizeof(params));
+	if (guest_hygiene_given(params))
+		SKIP(return, "hygiene= given (%s): not the default", params);
+	ASSERT_LT(0, guest_read_file("/sys/module/pvmap/parameters/hygiene", flag, sizeof(flag)))
+		TH_LOG("cannot read pvmap's hygiene parameter");
+	ASSERT_EQ('Y', flag[0]) TH_LOG("hygiene defaults to %c, want Y", flag[0]);
+	ASSERT_LT(0, scan_devices()) TH_LOG("no pvmap device");
+	for (int i = 0; i < ndevices; i++) {
+		ASSERT_TRUE(devices[i].info.flags & PVMAP_INFO_F_CLEARS_ON_UNMAP)
+			TH_LOG("%s: INFO says its maps do not clear on unmap", devices[i].path);
+	}
+	d = find_kind(PVMAP_KIND_IVSHMEM);
+	ASSERT_NE(NULL, d) TH_LOG("no ivshmem aperture");
+	guest_test_load("");
+	guest_read_file(GUEST_HAZARD_PARAM, hazard, sizeof(hazard));
+	if (hazard[0] == 'Y')
+		SKIP(return, "pvmap_test loaded with hazard_demo=1: its engine leaves PTEs by design");
+	ASSERT_EQ(0, guest_hazard_scenario(d->info.aperture_base, d->info.aperture_size, &landed))
+		TH_LOG("the scenario did not run");
+	ASSERT_FALSE(landed) TH_LOG("the write through the old pointer landed under the default");
+}
+
+/*
  * Under page-table isolation, with every vCPU running user code, the
  * host's auditor still finds a stale kernel mapping: pvmap_test's hazard
  * engine (hazard_demo=1) leaves one behind, a process pinned to each vCPU

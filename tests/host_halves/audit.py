@@ -229,4 +229,4 @@ class PtiUserMode(LiveHalf):
         self.check("pti_user_mode_vcpus_in_user_space", user, said)
 
 
-host_half("hazard_scenario", "xen_hazard_demo")(Hazard)
+host_half("hazard_scenario", "xen_hazard_demo", "x86_64_default_clears")(Hazard)

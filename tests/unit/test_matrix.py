@@ -29,7 +29,7 @@ class Matrix(unittest.TestCase):
 
     def test_check_runs_each_check_guest_whole(self):
         whole = [r[1] for r in guests.runs("guest") if r[3] == "*"]
-        self.assertEqual(whole[:8], ["i386-smp4", "deb-686-pae", "deb-amd64", "deb-amd64-hygiene",
+        self.assertEqual(whole[:8], ["i386-smp4", "deb-686-pae", "deb-amd64", "deb-amd64-whole",
                                      "i386-nohighmem-6.12-fixed", "i386-nohighmem-pae-6.12-fixed",
                                      "deb-686-pae-pv", "i386-drm"])
 

@@ -200,7 +200,7 @@ static int test_l1_disallow_mask(void)
 
 /*
  * l1_disallow_mask() of a release build (Debian's Xen 4.17.7, measured by
- * pvmap-tests' xen_fidelity_diff in the xen-dom0-hygiene guest):
+ * pvmap-tests' xen_fidelity_diff in the xen-dom0 guest):
  * _PAGE_GNTTAB is 0 there, so bit 62 is accepted and stored as written.
  */
 static int test_l1_disallow_mask_release(void)

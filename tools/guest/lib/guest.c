@@ -63,6 +63,27 @@ void guest_module_params(char *buf, size_t len)
 	params_from_cmdline("modparams", buf, len);
 }
 
+/* The value of the word "hygiene=..." in @params, or NULL. */
+static const char *hygiene_value(const char *params)
+{
+	for (const char *p = strstr(params, "hygiene="); p; p = strstr(p + 1, "hygiene="))
+		if (p == params || p[-1] == ' ')
+			return p + strlen("hygiene=");
+	return NULL;
+}
+
+bool guest_hygiene_off(const char *params)
+{
+	const char *v = hygiene_value(params);
+
+	return v && (*v == '0' || *v == 'n' || *v == 'N');
+}
+
+bool guest_hygiene_given(const char *params)
+{
+	return hygiene_value(params) != NULL;
+}
+
 int guest_test_load(const char *extra)
 {
 	char params[256];

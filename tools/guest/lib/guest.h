@@ -43,6 +43,13 @@ bool guest_clock_is_icount(void);
 
 /* pvtest.modparams= with its commas turned into spaces ("" when absent). */
 void guest_module_params(char *buf, size_t len);
+/*
+ * Whether @params (guest_module_params()) opt out of clear-on-unmap with
+ * hygiene=0 (or n, N): x86_64's whole-aperture mapping. The default is on.
+ */
+bool guest_hygiene_off(const char *params);
+/* Whether @params name hygiene= at all, either way. */
+bool guest_hygiene_given(const char *params);
 
 /*
  * Load pvmap_test.ko with pvtest.testparams= (commas turned into
