@@ -60,12 +60,22 @@
 #include "pvmap_internal.h"
 #include "pvmap_pte.h"
 
+/*
+ * Where other address spaces' TLB entries can outlive an invlpg (x86_64
+ * under PTI with PCIDs: pvmap_pte.h), and in the stub, which models them:
+ * each map records its address space. Not on i386, whose stack entries
+ * then stay 16 bytes (a shift to index them).
+ */
+#if defined(CONFIG_X86_64) || defined(PVMAP_PTE_STUB)
+#define PVMAP_SLOTS_SPACES
+#endif
+
 /**
  * struct pvmap_live_map - one live map on a CPU's stack
  * @vaddr: the page address returned for it; PVMAP_SLOTS_POP_BELOW and
  *	PVMAP_SLOTS_LOCAL may be set
  * @space: the address space its slots were mapped in (pvmap_tlb_space()),
- *	checked at its unmap
+ *	checked at its unmap; only with PVMAP_SLOTS_SPACES
  * @npages: its pages
  * @slot: its first slot
  * @released: unmapped while maps above it were live (a misuse): it gave
@@ -74,7 +84,9 @@
  */
 struct pvmap_live_map {
 	unsigned long vaddr;
+#ifdef PVMAP_SLOTS_SPACES
 	unsigned long space;
+#endif
 	unsigned int npages;
 	unsigned int slot;
 	bool released;
@@ -82,8 +94,9 @@ struct pvmap_live_map {
 
 /*
  * What a local map maps, to map it again at a switch in: beside its stack
- * entry, not in it, so that an entry stays 32 bytes (a shift to index on
- * the atomic maps' fast path). A frame number fits an unsigned long.
+ * entry, not in it, so that an entry stays a power of two (16 bytes on
+ * i386, 32 on x86_64: a shift to index on the atomic maps' fast path). A
+ * frame number fits an unsigned long.
  */
 struct pvmap_live_frames {
 	unsigned long pfn;
@@ -321,6 +334,25 @@ void pvmap_slots_exit(void)
 	pvmap_slots = NULL;
 }
 
+/* @m's address space, as pvmap_tlb_space() said at its map; 0 where none is recorded. */
+static __always_inline unsigned long pvmap_live_space(const struct pvmap_live_map *m)
+{
+#ifdef PVMAP_SLOTS_SPACES
+	return m->space;
+#else
+	return 0;
+#endif
+}
+
+/* Record the current address space in @m, where other PCIDs can keep its entries. */
+static __always_inline void pvmap_live_space_set(struct pvmap_live_map *m)
+{
+#ifdef PVMAP_SLOTS_SPACES
+	if (pvmap_tlb_other_pcids())
+		m->space = pvmap_tlb_space();
+#endif
+}
+
 /*
  * Clear and flush @m's slots on this CPU, so that a stale pointer faults:
  * every PTE, then every TLB entry, in one lazy-MMU section (one multicall
@@ -332,7 +364,7 @@ static __always_inline void pvmap_slots_clear(struct pvmap_cpu_slots *s,
 					      const struct pvmap_live_map *m)
 {
 	pvmap_window_clear_local(&s->window, m->slot, m->npages);
-	pvmap_tlb_space_check(m->space);
+	pvmap_tlb_space_check(pvmap_live_space(m));
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, m->npages);
 	pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, m->npages);
 }
@@ -405,9 +437,9 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 	}
 	vaddr = pvmap_window_va(&s->window, top);
 	s->stack[depth] = (struct pvmap_live_map){
-		.vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0), .space = pvmap_tlb_space(),
-		.npages = npages, .slot = top,
+		.vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0), .npages = npages, .slot = top,
 	};
+	pvmap_live_space_set(&s->stack[depth]);
 	/* a task's, so within PVMAP_MAX_DEPTH */
 	if (local)
 		s->frames[depth] = (struct pvmap_live_frames){ .pfn = pfn, .prot = prot };
@@ -490,9 +522,8 @@ static __always_inline void __iomem *pvmap_slots_push(struct pvmap_cpu_slots *s,
 	pvmap_irq_point();
 	vaddr = pvmap_window_va(&s->window, top);
 	s->stack[depth].vaddr = vaddr | (local ? PVMAP_SLOTS_LOCAL : 0);
-	/* read only where it can differ: see pvmap_slots_pop_fast() */
-	if (pvmap_tlb_other_pcids())
-		s->stack[depth].space = pvmap_tlb_space();
+	/* recorded only where it can differ: see pvmap_slots_pop_fast() */
+	pvmap_live_space_set(&s->stack[depth]);
 	s->stack[depth].npages = npages;
 	s->stack[depth].slot = top;
 	if (local)
@@ -694,7 +725,7 @@ static __always_inline void pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsi
 	const struct pvmap_live_map *m = &s->stack[depth - 1];
 	unsigned int slot = m->slot, npages = m->npages;
 	/* the fast path's push records it only where it is checked */
-	unsigned long space = pvmap_tlb_other_pcids() ? m->space : 0;
+	unsigned long space = pvmap_tlb_other_pcids() ? pvmap_live_space(m) : 0;
 
 	pvmap_irq_point();
 	if (likely(npages == 1))
@@ -847,7 +878,7 @@ static void pvmap_slots_space_check(struct pvmap_cpu_slots *s, unsigned int dept
 		return;
 	}
 	for (i = 0; i < depth; i++) {
-		if (s->stack[i].space != pvmap_tlb_space()) {
+		if (pvmap_live_space(&s->stack[i]) != pvmap_tlb_space()) {
 			pvmap_tlb_flush_spaces();
 			return;
 		}
@@ -941,7 +972,7 @@ static void pvmap_slots_switch_in(struct pvmap_local_task *t)
 	WRITE_ONCE(s->top, t->top);
 	for (i = 0; i < t->depth; i++) {
 		/* mapped again in this task's address space, which may differ from the last */
-		s->stack[i].space = pvmap_tlb_space();
+		pvmap_live_space_set(&s->stack[i]);
 		m = &t->stack[i];
 		/* an atomic map held across a switch (the bug above) stays cleared */
 		if (!(m->vaddr & PVMAP_SLOTS_LOCAL))
