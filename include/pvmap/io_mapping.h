@@ -22,7 +22,7 @@
  * @size: size in bytes
  * @prot: kernel protection for its pages, with the memory type the kernel
  *	granted (write-combining unless an earlier reservation said otherwise)
- * @whole: the whole aperture mapped, on x86_64 without hygiene; else NULL
+ * @whole: the whole aperture mapped, on x86_64 with hygiene=0; else NULL
  * @wc_cookie: arch_phys_wc_add()'s handle
  * @link: on pvmap's list of whole-aperture mappings while @whole is set
  *
@@ -59,11 +59,11 @@ struct pvmap_io_mapping {
  * Each CPU has records for PVMAP_LOCAL_TASKS tasks holding local maps at
  * once; more are allocated (GFP_NOWAIT) as they come.
  *
- * On x86_64 without the hygiene parameter an atomic or local map is the
- * address of its offset in the whole-aperture mapping, as mainline's
- * io_mapping is there: no slots, so only the range limits hold, and an
- * unmap is not checked against the map it names (see
- * pvmap_io_mapping_unmap_atomic()).
+ * On x86_64 with the module's hygiene=0 (its opt-out of clear-on-unmap)
+ * an atomic or local map is the address of its offset in the
+ * whole-aperture mapping, as mainline's io_mapping is there: no slots, so
+ * only the range limits hold, and an unmap is not checked against the map
+ * it names (see pvmap_io_mapping_unmap_atomic()).
  */
 #define PVMAP_SLOTS_PER_CPU	64
 #define PVMAP_MAX_DEPTH		16
@@ -80,8 +80,8 @@ struct pvmap_io_mapping {
  * of the range already holds a reservation of another type (an uncached
  * ioremap() of a register in it, say), the kernel grants that type to the
  * whole range instead, and every map of it uses that type, never WC over
- * it: pvmap_io_mapping_is_wc() tells. On x86_64 without the module's
- * hygiene parameter it also maps the whole range.
+ * it: pvmap_io_mapping_is_wc() tells. On x86_64 with the module's
+ * hygiene=0 it also maps the whole range.
  *
  * Context: process context, may sleep.
  * Return: the mapping, or an ERR_PTR() on failure.
@@ -102,8 +102,8 @@ void pvmap_io_mapping_free(struct pvmap_io_mapping *mapping);
  *
  * Context: any.
  * Return: true when maps go through slots whose PTEs are cleared at unmap
- * (always on i386; on x86_64 with the hygiene parameter), false when they
- * point into a whole-aperture mapping that stays in place.
+ * (always on i386; on x86_64 unless the module has hygiene=0), false
+ * when they point into a whole-aperture mapping that stays in place.
  */
 bool pvmap_io_mapping_clears_on_unmap(const struct pvmap_io_mapping *mapping);
 
@@ -144,7 +144,7 @@ void __iomem *pvmap_io_mapping_bad_map(const struct pvmap_io_mapping *mapping, u
 void pvmap_io_mapping_bad_unmap(void);
 
 #ifdef CONFIG_64BIT
-/* Set at load from the hygiene parameter: every mapping is mapped whole. */
+/* Set at load from hygiene=0 (x86_64): every mapping is mapped whole. */
 extern bool pvmap_io_mapping_whole;
 #else
 #define pvmap_io_mapping_whole	false
@@ -338,10 +338,11 @@ bool pvmap_io_mapping_local_preemptible(void);
  * unmap before it returns to user space or exits (an exit with a local map
  * held clears it with one WARN, but leaves the CPU pinned for good, as the
  * unmap alone lets it migrate: that CPU can no longer go offline), and must
- * not change address space while it
- * holds one (kthread_use_mm()): on x86_64 under page-table isolation a TLB
- * entry may stay in the address space it left (one change is caught at the
- * unmap, one WARN and the whole TLB flushed; a change and back is not).
+ * not change address space while it holds one (kthread_use_mm()): on
+ * x86_64 under page-table isolation with PCIDs a TLB entry may stay in the
+ * address space it left. A change of CR3 is caught at the unmap (or the
+ * switch out), with no WARN, and every PCID's entries flushed; a change and
+ * back again before either is not.
  * Under Xen PV, a task switched out inside a lazy-MMU section of its own
  * gets its maps back with that section's updates sent.
  *
