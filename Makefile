@@ -248,8 +248,9 @@ $(B)/host/pvstub-replay: tools/host/pvstub-replay.c $(B)/host/libpvstub.a $(STUB
 
 # Kernel C needs GNU C (statement expressions): gnu11 for the shimmed build.
 # the stub's own tests, and the slot core's against interrupts and misuse, its local maps
-# against task switches too
-TEST_STUB := tests/unit/test_stub.c tests/unit/test_stub_core.c tests/unit/test_stub_local.c
+# against task switches too, and all of them against address-space changes (PCIDs)
+TEST_STUB := tests/unit/test_stub.c tests/unit/test_stub_core.c tests/unit/test_stub_local.c \
+	tests/unit/test_stub_space.c
 $(B)/unit/test_stub: $(TEST_STUB) tests/unit/test_stub.h $(STUB_SRC) $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(@D)
 	gcc $(subst -std=c11,-std=gnu11,$(SAN_CFLAGS)) $(CORE_INC) -Itests/unit -o $@ $(TEST_STUB) \

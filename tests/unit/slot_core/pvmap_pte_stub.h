@@ -28,9 +28,10 @@ extern struct pvmap_pte_stub pvmap_pte_stub;
  * The address-space model, while .pcids is set: each CPU runs in one of
  * PVMAP_STUB_SPACES spaces (a kernel PCID each), and a TLB entry of a
  * window page lives in the spaces it was filled in. An invalidation of one
- * page reaches the current space only; pvmap_tlb_flush_spaces() all of a
- * CPU's; a flush of every CPU all spaces. The stub's own TLB (pvstub_access())
- * does not see spaces: these tags stand beside it.
+ * page reaches the current space only (one queued in a batch, when the
+ * batch is issued); pvmap_tlb_flush_spaces() all of a CPU's; a flush of
+ * every CPU all spaces. The stub's own TLB (pvstub_access()) does not see
+ * spaces: these tags stand beside it.
  */
 #define PVMAP_STUB_SPACES	8
 void pvmap_pte_stub_spaces_reset(void);
