@@ -38,7 +38,11 @@
  * permanent (one ioremap_wc of a BENCH_WINDOW done before timing),
  * pte_floor (the least a clear-on-unmap map can do: one PTE of a window
  * of its own set, the page written, the PTE cleared and its TLB entry
- * flushed, with preemption off; pvmap's PTE layer, no slot, no counter).
+ * flushed, with preemption off; pvmap's PTE layer, no slot, no counter),
+ * pte_bare (pte_floor written as the slot core's fast path writes it:
+ * pvmap_window_map_direct() and pvmap_window_clear_direct(), the bare PTE
+ * write and invlpg instead of the kernel's paravirt primitives; skipped
+ * where the fast path never runs, under a backend or Xen PV).
  * WORKLOAD: page (map, write 4 KiB, unmap), range16 (64 KiB through 16
  * pages), seq1m (1 MiB in order), rand4k (4 KiB at pseudo-random pages of
  * the whole aperture; of the window for permanent), overhead (see
@@ -102,6 +106,13 @@ static __always_inline void __iomem *bench_map_page(struct bench *b, u64 offset)
 		preempt_disable();
 		pvmap_pte_set(&b->floor, 0, (b->ctx->base + offset) >> PAGE_SHIFT, b->floor_prot);
 		return (void __iomem *)pvmap_window_va(&b->floor, 0);
+	case PVMAP_BENCH_PTE_BARE:
+		if (!pvmap_test_has_pte_layer())
+			return NULL;
+		preempt_disable();
+		pvmap_window_map_direct(&b->floor, 0, (b->ctx->base + offset) >> PAGE_SHIFT, 1,
+					b->floor_prot);
+		return (void __iomem *)pvmap_window_va(&b->floor, 0);
 	default:
 		return NULL;
 	}
@@ -133,6 +144,12 @@ static __always_inline void bench_unmap_page(struct bench *b, void __iomem *p)
 			break;
 		pvmap_pte_clear(&b->floor, 0);
 		pvmap_tlb_flush_local(&b->floor, 0);
+		preempt_enable();
+		break;
+	case PVMAP_BENCH_PTE_BARE:
+		if (!pvmap_test_has_pte_layer())
+			break;
+		pvmap_window_clear_direct(&b->floor, 0, 1);
 		preempt_enable();
 		break;
 	default:
@@ -184,11 +201,30 @@ static bool bench_ioremap_wrong_page(const struct pvmap_test_ctx *ctx, u32 engin
 	       !IS_ENABLED(CONFIG_64BIT);
 }
 
+/* pte_floor and pte_bare: a window of their own, of one page. */
+static bool bench_floor_engine(u32 engine)
+{
+	return engine == PVMAP_BENCH_PTE_FLOOR || engine == PVMAP_BENCH_PTE_BARE;
+}
+
+/*
+ * pte_bare's bare writes are the slot core's fast path, which never runs
+ * while a backend takes the PTEs or under Xen PV, where the page tables are
+ * the hypervisor's (pvmap_io_mapping_init()): there it has nothing to show.
+ */
+static bool bench_bare_unfit(u32 engine)
+{
+	return engine == PVMAP_BENCH_PTE_BARE &&
+	       (pvmap_backend_active() || (IS_ENABLED(CONFIG_XEN_PV) && xen_pv_domain()));
+}
+
 static int bench_setup(struct bench *b, struct pvmap_test_ctx *ctx, u32 engine, u64 seed)
 {
 	if (engine >= PVMAP_BENCH_ENGINES)
 		return -EINVAL;
-	if (engine == PVMAP_BENCH_PTE_FLOOR && !pvmap_test_has_pte_layer())
+	if (bench_floor_engine(engine) && !pvmap_test_has_pte_layer())
+		return -EOPNOTSUPP;
+	if (bench_bare_unfit(engine))
 		return -EOPNOTSUPP;
 	*b = (struct bench){ .ctx = ctx, .engine = engine };
 	b->src = kmalloc(BENCH_PERIOD, GFP_KERNEL);
@@ -203,7 +239,7 @@ static int bench_setup(struct bench *b, struct pvmap_test_ctx *ctx, u32 engine, 
 		if (!b->window)
 			goto nomem;
 	}
-	if (engine == PVMAP_BENCH_PTE_FLOOR) {
+	if (bench_floor_engine(engine)) {
 		if (pvmap_window_create(&b->floor, 1))
 			goto nomem;
 		b->floor_prot = pvmap_io_mapping_prot(ctx->m);
@@ -221,7 +257,7 @@ static void bench_teardown(struct bench *b)
 	if (b->engine == PVMAP_BENCH_MAINLINE_LOCAL || b->engine == PVMAP_BENCH_MAINLINE_ATOMIC)
 		io_mapping_fini(&b->mainline);
 	/* its one PTE is clear and flushed after every unmap */
-	if (pvmap_test_has_pte_layer() && b->engine == PVMAP_BENCH_PTE_FLOOR)
+	if (pvmap_test_has_pte_layer() && bench_floor_engine(b->engine))
 		pvmap_window_destroy(&b->floor);
 	kfree(b->src);
 }
@@ -275,6 +311,8 @@ static int bench_run(struct pvmap_test_ctx *ctx, struct pvmap_bench_run *req)
 		return -EINVAL;
 	if (bench_ioremap_wrong_page(ctx, req->engine))
 		return test_skip(ctx, "ioremap maps the wrong page above 4 GiB on i386 PAE");
+	if (bench_bare_unfit(req->engine))
+		return test_skip(ctx, "pte_bare: no fast path under a backend or Xen PV");
 	ret = bench_setup(&b, ctx, req->engine, req->seed);
 	if (ret)
 		return ret;
@@ -408,6 +446,8 @@ static int bench_overhead(struct pvmap_test_ctx *ctx, struct pvmap_bench_run *re
 		return -EINVAL;
 	if (bench_ioremap_wrong_page(ctx, req->engine))
 		return test_skip(ctx, "ioremap maps the wrong page above 4 GiB on i386 PAE");
+	if (bench_bare_unfit(req->engine))
+		return test_skip(ctx, "pte_bare: no fast path under a backend or Xen PV");
 	/* zeroed: a failed block leaves its entries unset, and the medians read them all */
 	diff = kcalloc(3 * blocks, sizeof(*diff), GFP_KERNEL);
 	if (!diff)
