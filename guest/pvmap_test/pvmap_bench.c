@@ -80,14 +80,14 @@ static u64 spread_page_offset(u32 pages, unsigned int i)
 }
 
 /*
- * Map one page at @offset through the engine; NULL if it cannot. Inline,
- * like bench_unmap_page(): under TCG every call and return of the bench's
- * own costs a block lookup, which each per-page engine would pay on top of
- * its own work, pulling every overhead ratio towards 1.
+ * Map one page at @offset through @engine; NULL if it cannot. Inline, like
+ * bench_unmap_as(): under TCG every call and return of the bench's own
+ * costs a block lookup, which each per-page engine would pay on top of its
+ * own work, pulling every overhead ratio towards 1.
  */
-static __always_inline void __iomem *bench_map_page(struct bench *b, u64 offset)
+static __always_inline void __iomem *bench_map_as(struct bench *b, u32 engine, u64 offset)
 {
-	switch (b->engine) {
+	switch (engine) {
 	case PVMAP_BENCH_PVMAP:
 		return pvmap_io_mapping_map_atomic_wc(b->ctx->m, offset);
 	case PVMAP_BENCH_PVMAP_RANGE:
@@ -118,9 +118,9 @@ static __always_inline void __iomem *bench_map_page(struct bench *b, u64 offset)
 	}
 }
 
-static __always_inline void bench_unmap_page(struct bench *b, void __iomem *p)
+static __always_inline void bench_unmap_as(struct bench *b, u32 engine, void __iomem *p)
 {
-	switch (b->engine) {
+	switch (engine) {
 	case PVMAP_BENCH_PVMAP:
 		pvmap_io_mapping_unmap_atomic(p);
 		break;
@@ -155,6 +155,16 @@ static __always_inline void bench_unmap_page(struct bench *b, void __iomem *p)
 	default:
 		break;
 	}
+}
+
+static __always_inline void __iomem *bench_map_page(struct bench *b, u64 offset)
+{
+	return bench_map_as(b, b->engine, offset);
+}
+
+static __always_inline void bench_unmap_page(struct bench *b, void __iomem *p)
+{
+	bench_unmap_as(b, b->engine, p);
 }
 
 /* Write @npages pages at page-aligned @offset through the engine. */
@@ -405,27 +415,91 @@ static s64 median_ps(s64 *v, unsigned int n)
 	return div_s64(v[n / 2] * 1000, OVH_BLOCK_PAGES);
 }
 
-/* Block @k of both engines, in alternating order; its times in eng[k], perm[k]. */
+/*
+ * Block @k's pages through @engine, a constant wherever this is inlined, so
+ * that its switches fold away. Chosen once a page (bench_write()), the
+ * engine's dispatch counted in its overhead: a call and, a retpoline
+ * kernel's switch having no jump table, a chain of compares shaped by the
+ * set of cases, so that adding pte_bare moved other engines' figures by up
+ * to 11 instructions a page; and the bench's own per-page work was 15 to
+ * 49 instructions of each engine's overhead (on Debian's amd64,
+ * mainline_local's 26 without it is 4, pte_floor's 108 is 81).
+ */
+static __always_inline int overhead_pages(struct bench *b, u32 engine, unsigned int k, u32 half)
+{
+	unsigned int n;
+	void __iomem *p;
+
+	for (n = 0; n < OVH_BLOCK_PAGES; n++) {
+		u64 off = spread_page_offset(half, k * OVH_BLOCK_PAGES + n) +
+			  ((u64)half << PAGE_SHIFT);
+
+		p = bench_map_as(b, engine, off);
+		if (!p)
+			return -ENOMEM;
+		memcpy_toio(p, bench_src(b, off), PAGE_SIZE);
+		bench_unmap_as(b, engine, p);
+	}
+	return 0;
+}
+
+/* The engine's block @k: one choice of engine for its OVH_BLOCK_PAGES pages. */
+static int overhead_engine_block(struct bench *b, unsigned int k, u32 half)
+{
+	switch (b->engine) {
+	case PVMAP_BENCH_PVMAP:
+		return overhead_pages(b, PVMAP_BENCH_PVMAP, k, half);
+	case PVMAP_BENCH_PVMAP_RANGE:
+		return overhead_pages(b, PVMAP_BENCH_PVMAP_RANGE, k, half);
+	case PVMAP_BENCH_PVMAP_LOCAL:
+		return overhead_pages(b, PVMAP_BENCH_PVMAP_LOCAL, k, half);
+	case PVMAP_BENCH_MAINLINE_LOCAL:
+		return overhead_pages(b, PVMAP_BENCH_MAINLINE_LOCAL, k, half);
+	case PVMAP_BENCH_MAINLINE_ATOMIC:
+		return overhead_pages(b, PVMAP_BENCH_MAINLINE_ATOMIC, k, half);
+	case PVMAP_BENCH_IOREMAP:
+		return overhead_pages(b, PVMAP_BENCH_IOREMAP, k, half);
+	case PVMAP_BENCH_PTE_FLOOR:
+		return overhead_pages(b, PVMAP_BENCH_PTE_FLOOR, k, half);
+	case PVMAP_BENCH_PTE_BARE:
+		return overhead_pages(b, PVMAP_BENCH_PTE_BARE, k, half);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Block @k of the permanent window, the lower half of the engine's. */
+static void overhead_permanent_block(struct bench *p, unsigned int k, u32 half)
+{
+	unsigned int n;
+
+	for (n = 0; n < OVH_BLOCK_PAGES; n++) {
+		u64 off = spread_page_offset(half, k * OVH_BLOCK_PAGES + n);
+
+		memcpy_toio(p->window + off, bench_src(p, off), PAGE_SIZE);
+	}
+}
+
+/*
+ * Block @k of both engines, in alternating order; its times in eng[k],
+ * perm[k]. The engine is chosen once a block, not once a page (see
+ * overhead_pages()): its overhead is its own map and unmap, not the
+ * bench's dispatch.
+ */
 static int overhead_block(struct bench *b, struct bench *p, unsigned int k, u32 half,
 			  s64 *eng, s64 *perm)
 {
 	int first = k & 1;	/* 0: permanent first */
-	unsigned int j, n;
+	unsigned int j;
 	u64 t[3];
 	int ret = 0;
 
 	for (j = 0; j < 2 && !ret; j++) {
-		bool engine_now = (j ^ first) == 1;
-
 		t[j] = ktime_get_ns();
-		for (n = 0; n < OVH_BLOCK_PAGES && !ret; n++) {
-			u64 off = spread_page_offset(half, k * OVH_BLOCK_PAGES + n);
-
-			if (engine_now)
-				ret = bench_write(b, off + ((u64)half << PAGE_SHIFT), 1);
-			else
-				ret = bench_write(p, off, 1);
-		}
+		if ((j ^ first) == 1)
+			ret = overhead_engine_block(b, k, half);
+		else
+			overhead_permanent_block(p, k, half);
 	}
 	t[2] = ktime_get_ns();
 	eng[k] = first ? t[1] - t[0] : t[2] - t[1];
