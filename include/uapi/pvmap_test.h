@@ -390,6 +390,7 @@ enum pvmap_bench_engine {
 	PVMAP_BENCH_PERMANENT,		/* one ioremap_wc before timing */
 	PVMAP_BENCH_PTE_FLOOR,		/* one PTE set, cleared, flushed */
 	PVMAP_BENCH_PVMAP_LOCAL,	/* pvmap's map_local: mainline_local's semantics */
+	PVMAP_BENCH_PTE_BARE,		/* pte_floor with the fast path's bare writes */
 	PVMAP_BENCH_ENGINES,
 };
 

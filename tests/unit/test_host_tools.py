@@ -395,13 +395,14 @@ def bench_result(clock="icount", **medians):
 
 
 class BenchTargets(unittest.TestCase):
-    """results.json's targets: the ten the issues name, computed from production runs; the
+    """results.json's targets: the eleven the issues name, computed from production runs; the
     ratios judged on the instruction passes (NAME-icount), the timed runs beside them."""
 
     NAMES = ["overhead_vs_mainline_i386", "overhead_vs_mainline_nohighmem_fixed",
              "overhead_vs_mainline_nohighmem_pae_fixed",
              "range16_vs_mainline_i386", "seq_vs_limit_i386",
-             "overhead_vs_ioremap_i386", "drm_fps_vs_ioremap_i386", "stale_pvmap",
+             "overhead_vs_ioremap_i386", "overhead_vs_pte_floor_amd64",
+             "drm_fps_vs_ioremap_i386", "stale_pvmap",
              "misdirected_pvmap", "tlb_ipis_pvmap_4cpu"]
 
     @staticmethod
@@ -420,6 +421,7 @@ class BenchTargets(unittest.TestCase):
         self.res = bench_result(**{
             "overhead/pvmap/1": ("overhead_us", 0.4), "overhead/mainline_local/1":
             ("overhead_us", 1.0), "overhead/pte_floor/1": ("overhead_us", 0.2),
+            "overhead/pte_bare/1": ("overhead_us", 0.16),
             "overhead/ioremap/1": ("overhead_us", 6.0),
             "range16/pvmap_range/1": ("us_per_op", 7.0),
             "range16/mainline_local/1": ("us_per_op", 10.0),
@@ -430,18 +432,29 @@ class BenchTargets(unittest.TestCase):
     def targets(self, **configs):
         return {x["name"]: x for x in self.br.targets(configs)}
 
-    def test_ten_targets_computed(self):
+    def amd64(self, pvmap, floor, clears=True):
+        """deb-amd64-icount: pvmap's and pte_floor's overhead, mainline_local's 0.1."""
+        r = bench_result(**{"overhead/pvmap/1": ("overhead_us", pvmap),
+                            "overhead/pte_floor/1": ("overhead_us", floor),
+                            "overhead/pte_bare/1": ("overhead_us", 0.1),
+                            "overhead/mainline_local/1": ("overhead_us", 0.05)})
+        r["meta"]["clears_on_unmap"] = clears
+        return r
+
+    def test_eleven_targets_computed(self):
         timed = bench_result(clock="time", **{"overhead/pvmap/1": ("overhead_us", 1.5),
                                               "overhead/mainline_local/1": ("overhead_us", 1.0)})
         t = self.targets(**{"deb-686-pae-icount": self.res, "deb-686-pae": timed,
                             "i386-nohighmem-6.12-fixed-icount": self.res,
                             "i386-nohighmem-pae-6.12-fixed-icount": self.res,
+                            "deb-amd64-icount": self.amd64(0.28, 0.2),
                             "deb-686-pae-drm-icount": self.drm_result(300.0, 100.0)})
         self.assertEqual(list(t), self.NAMES)
         want = {"overhead_vs_mainline_i386": 0.4, "overhead_vs_mainline_nohighmem_fixed": 0.4,
                 "overhead_vs_mainline_nohighmem_pae_fixed": 0.4,
                 "range16_vs_mainline_i386": 0.7,
                 "seq_vs_limit_i386": 0.95, "overhead_vs_ioremap_i386": 15.0,
+                "overhead_vs_pte_floor_amd64": 1.4,
                 "drm_fps_vs_ioremap_i386": 3.0,
                 "stale_pvmap": 0, "misdirected_pvmap": 0, "tlb_ipis_pvmap_4cpu": 0.0}
         for name, v in want.items():
@@ -451,13 +464,52 @@ class BenchTargets(unittest.TestCase):
         self.assertAlmostEqual(t["overhead_vs_mainline_i386"]["timed"], 1.5)
         self.assertIn("pvmap / pte_floor: 2.00, in instructions",
                       t["overhead_vs_mainline_i386"]["measured"])
+        self.assertIn("pte_bare (the same through the fast path's bare PTE write and invlpg) / "
+                      "mainline_local's: 0.16, pvmap / pte_bare: 2.50, in instructions",
+                      t["overhead_vs_mainline_i386"]["measured"])
+
+    def test_amd64_against_pte_floor(self):
+        """x86_64's fast path against pte_floor on deb-amd64's instruction pass, the bare
+        floor beside it: met at or under 1.5x, not met over it."""
+        t = self.targets(**{"deb-amd64-icount": self.amd64(0.294, 0.2)})
+        x = t["overhead_vs_pte_floor_amd64"]
+        self.assertAlmostEqual(x["value"], 1.47)
+        self.assertTrue(x["met"])
+        self.assertEqual(x["goal"], "<= 1.5")
+        self.assertIn("deb-amd64-icount: pvmap's mapping overhead per page / pte_floor's",
+                      x["measured"])
+        self.assertIn("pvmap / pte_bare: 2.94, in instructions", x["measured"])
+        self.assertIn("pte_bare (the same through the fast path's bare PTE write and invlpg) / "
+                      "mainline_local's: 2.00", x["measured"])
+        t = self.targets(**{"deb-amd64-icount": self.amd64(0.32, 0.2)})
+        x = t["overhead_vs_pte_floor_amd64"]
+        self.assertAlmostEqual(x["value"], 1.6)
+        self.assertFalse(x["met"])
+        # without the instruction pass, a timed one alone judges nothing
+        timed = self.amd64(0.2, 0.2)
+        timed["meta"]["clock"] = "time"
+        t = self.targets(**{"deb-amd64": timed})
+        x = t["overhead_vs_pte_floor_amd64"]
+        self.assertIsNone(x["value"])
+        self.assertFalse(x["met"])
+        self.assertIn("no deb-amd64-icount instruction pass", x["measured"])
+
+    def test_amd64_whole_aperture_is_not_judged(self):
+        """hygiene=0: pvmap maps the whole aperture, its unmaps clear nothing: not judged,
+        whatever the figures, and the target says why."""
+        t = self.targets(**{"deb-amd64-icount": self.amd64(0.1, 0.2, clears=False)})
+        x = t["overhead_vs_pte_floor_amd64"]
+        self.assertIsNone(x["value"])
+        self.assertFalse(x["met"])
+        self.assertIn("maps the whole aperture there (hygiene=0)", x["measured"])
+        self.assertIn("nothing to judge", x["measured"])
 
     def test_timed_runs_alone_judge_nothing(self):
         """Without an instruction pass no ratio target is met, whatever time says."""
         self.res["meta"]["clock"] = "time"
         t = self.targets(**{"deb-686-pae": self.res,
                             "deb-686-pae-icount": bench_result(clock="time")})
-        for name in self.NAMES[:6]:
+        for name in self.NAMES[:7]:
             self.assertIsNone(t[name]["value"], name)
             self.assertFalse(t[name]["met"], name)
         self.assertAlmostEqual(t["overhead_vs_mainline_i386"]["timed"], 0.4)
