@@ -261,26 +261,20 @@ static __always_inline bool pvmap_pte_is_clear(const struct pvmap_window *w, uns
  * which batches, the slot core takes its slow path.
  */
 
-/* @npages frames from @pfn at slots @first.. of @w. */
+/*
+ * @npages frames from @pfn at slots @first.. of @w, @prot as the slot
+ * core's callers have it (pvmap_io_mapping_prot()): present, and with only
+ * the bits this CPU has (pvmap_prot_supported()). So each PTE is pfn_pte()'s
+ * without its checks for either, which -Os kernels call out of line: the
+ * frame's address and the protection, the next frame's a page on.
+ */
 static __always_inline void pvmap_window_map_direct(struct pvmap_window *w, unsigned int first,
 						    u64 pfn, unsigned int npages, pgprot_t prot)
 {
 	pte_t **ptep = &w->ptes[first];
+	pteval_t val = (((pteval_t)pfn << PAGE_SHIFT) & PTE_PFN_MASK) | pgprot_val(prot);
 	unsigned int i;
-	pteval_t val;
 
-	if (unlikely(!(pgprot_val(prot) & _PAGE_PRESENT))) {
-		for (i = 0; i < npages; i++)
-			pvmap_native_set_pte(ptep[i], pfn_pte(pfn + i, prot));
-		return;
-	}
-	/*
-	 * pfn_pte() of a present PTE, which -Os kernels call out of line: the
-	 * frame's address and the protection, less what this CPU lacks. The
-	 * next frame's PTE is a page on.
-	 */
-	val = (((pteval_t)pfn << PAGE_SHIFT) & PTE_PFN_MASK) |
-	      (pgprot_val(prot) & __supported_pte_mask);
 	for (i = 0; i < npages; i++, val += PAGE_SIZE)
 		pvmap_bare_set_pte(ptep[i], val);
 }

@@ -382,11 +382,12 @@ static noinline void pvmap_misuse(void)
  * limits, misuse, a free slot found live). Called with preemption (and for
  * an atomic map page faults) disabled; an atomic map's it gives back when
  * it refuses, a local map's caller gives back its own. Map @npages from
- * @pfn into @s, this CPU's slots; NULL after one WARN on misuse.
+ * @pfn into @s, this CPU's slots: the address @in_page bytes into the first
+ * page, or NULL after one WARN on misuse.
  */
 static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u64 pfn,
 						    unsigned int npages, pgprot_t prot,
-						    bool local)
+						    bool local, unsigned long in_page)
 {
 	/* Interrupts nest above all a task may hold: see PVMAP_IRQ_SLOTS. */
 	bool task = in_task();
@@ -449,7 +450,7 @@ static noinline void __iomem *pvmap_slots_push_slow(struct pvmap_cpu_slots *s, u
 		goto refused_by_hypervisor;
 	pvmap_count_add(PVMAP_CNT_PTE_WRITES, npages);
 	pvmap_count(PVMAP_CNT_MAPS);
-	return (void __iomem *)vaddr;
+	return (void __iomem *)(vaddr + in_page);
 
 refused_by_hypervisor:
 	/* Some updates may have been made: clear them all, then give the slots back. */
@@ -494,17 +495,18 @@ static noinline void pvmap_slots_count_fast(unsigned int npages, bool unmap)
  * (natively a lazy-MMU section changes nothing), no trace; within the
  * task's limits only, so that an interrupt past them, and every refusal,
  * is the slow path's. Inline in every entry, so that the single-page
- * atomic one has no loop and the atomic ones do not record a frame.
+ * atomic one has no loop and the atomic ones do not record a frame. The
+ * address returned is @in_page bytes into the first page (NULL stays NULL).
  */
 static __always_inline void __iomem *pvmap_slots_push(struct pvmap_cpu_slots *s, u64 pfn,
 						      unsigned int npages, pgprot_t prot,
-						      bool local)
+						      bool local, unsigned long in_page)
 {
 	unsigned int depth, top;
 	unsigned long vaddr;
 
 	if (static_branch_unlikely(&pvmap_slots_slow))
-		return pvmap_slots_push_slow(s, pfn, npages, prot, local);
+		goto slow;
 	pvmap_irq_point();
 	depth = READ_ONCE(s->depth);
 	top = READ_ONCE(s->top);
@@ -513,7 +515,7 @@ static __always_inline void __iomem *pvmap_slots_push(struct pvmap_cpu_slots *s,
 	if (unlikely(depth >= PVMAP_MAX_DEPTH || top >= PVMAP_SLOTS_PER_CPU || !npages ||
 		     npages > PVMAP_SLOTS_PER_CPU - top ||
 		     !pvmap_window_clear_at(&s->window, top, npages)))
-		return pvmap_slots_push_slow(s, pfn, npages, prot, local);
+		goto slow;
 	/* Reserved, then filled, as in the slow path. */
 	WRITE_ONCE(s->depth, depth + 1);
 	pvmap_irq_point();
@@ -532,29 +534,35 @@ static __always_inline void __iomem *pvmap_slots_push(struct pvmap_cpu_slots *s,
 	pvmap_window_map_direct(&s->window, top, pfn, npages, prot);
 	if (static_branch_unlikely(&pvmap_counting))
 		pvmap_slots_count_fast(npages, false);
-	return (void __iomem *)vaddr;
+	return (void __iomem *)(vaddr + in_page);
+slow:
+	return pvmap_slots_push_slow(s, pfn, npages, prot, local, in_page);
 }
 
 /* An atomic map: preemption and page faults off until its unmap. */
 static __always_inline void __iomem *pvmap_slots_push_atomic(u64 pfn, unsigned int npages,
-							     pgprot_t prot)
+							     pgprot_t prot, unsigned long in_page)
 {
 	preempt_disable();
 	pagefault_disable();
-	return pvmap_slots_push(this_cpu_ptr(pvmap_slots), pfn, npages, prot, false);
+	return pvmap_slots_push(this_cpu_ptr(pvmap_slots), pfn, npages, prot, false, in_page);
 }
 
-/* For pvmap_io_mapping_map_atomic_wc(), inline in <pvmap/io_mapping.h>. */
-void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot)
+/*
+ * For pvmap_io_mapping_map_atomic_wc(), inline in <pvmap/io_mapping.h>: the
+ * page holding physical address @addr, and the address of @addr's byte in
+ * it (NULL on misuse), so that the caller has nothing left to compute.
+ */
+void __iomem *pvmap_slots_map_addr(u64 addr, pgprot_t prot)
 {
-	return pvmap_slots_push_atomic(pfn, 1, prot);
+	return pvmap_slots_push_atomic(addr >> PAGE_SHIFT, 1, prot, addr & ~PAGE_MASK);
 }
-EXPORT_SYMBOL_GPL(pvmap_slots_map_page);
+EXPORT_SYMBOL_GPL(pvmap_slots_map_addr);
 
 /* For pvmap_io_mapping_map_atomic_range_wc(). */
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot)
 {
-	return pvmap_slots_push_atomic(pfn, npages, prot);
+	return pvmap_slots_push_atomic(pfn, npages, prot, 0);
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_map);
 
@@ -687,8 +695,7 @@ static noinline bool pvmap_slots_unmap_slow(struct pvmap_cpu_slots *s, unsigned 
  * back, as pvmap_slots_pop_one() does.
  */
 static __always_inline void __pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsigned int depth,
-						   unsigned int slot, unsigned int npages,
-						   unsigned long space)
+						   unsigned int slot, unsigned int npages)
 {
 	/*
 	 * Unlike pvmap_slots_pop_one(), nothing to unmark: only a map with one
@@ -701,37 +708,53 @@ static __always_inline void __pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, un
 	WRITE_ONCE(s->depth, depth - 1);
 	barrier();
 	pvmap_irq_point();
-	/*
-	 * After the release, so that nothing is kept across the rare flush: an
-	 * interrupt reusing the slots meanwhile maps them in the current space,
-	 * and the space left cannot come back before this (preemption is off).
-	 */
-	pvmap_tlb_space_check(space);
-	pvmap_irq_point();
 	if (static_branch_unlikely(&pvmap_counting))
 		pvmap_slots_count_fast(npages, true);
 }
 
 /* A range map's: out of line, so that a page's needs neither its loop nor its registers. */
 static noinline void pvmap_slots_pop_range_fast(struct pvmap_cpu_slots *s, unsigned int depth,
-						unsigned int slot, unsigned int npages,
-						unsigned long space)
+						unsigned int slot, unsigned int npages)
 {
-	__pvmap_slots_pop_fast(s, depth, slot, npages, space);
+	__pvmap_slots_pop_fast(s, depth, slot, npages);
+}
+
+static __always_inline void __pvmap_slots_pop_page_or_range(struct pvmap_cpu_slots *s,
+							    unsigned int depth)
+{
+	const struct pvmap_live_map *m = &s->stack[depth - 1];
+	unsigned int slot = m->slot, npages = m->npages;
+
+	pvmap_irq_point();
+	if (likely(npages == 1))
+		__pvmap_slots_pop_fast(s, depth, slot, 1);
+	else
+		pvmap_slots_pop_range_fast(s, depth, slot, npages);
+}
+
+/*
+ * Where other PCIDs can keep a slot's entries: the map's address space
+ * copied out with the rest, and checked after the release, so that nothing
+ * is kept across the rare flush (an interrupt reusing the slots meanwhile
+ * maps them in the current space, and the space left cannot come back
+ * before this: preemption is off). Out of line, so that the common path
+ * keeps no register for it.
+ */
+static noinline void pvmap_slots_pop_fast_spaces(struct pvmap_cpu_slots *s, unsigned int depth)
+{
+	unsigned long space = pvmap_live_space(&s->stack[depth - 1]);
+
+	__pvmap_slots_pop_page_or_range(s, depth);
+	pvmap_tlb_space_check(space);
+	pvmap_irq_point();
 }
 
 static __always_inline void pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, unsigned int depth)
 {
-	const struct pvmap_live_map *m = &s->stack[depth - 1];
-	unsigned int slot = m->slot, npages = m->npages;
-	/* the fast path's push records it only where it is checked */
-	unsigned long space = pvmap_tlb_other_pcids() ? pvmap_live_space(m) : 0;
-
-	pvmap_irq_point();
-	if (likely(npages == 1))
-		__pvmap_slots_pop_fast(s, depth, slot, 1, space);
+	if (pvmap_tlb_other_pcids())
+		pvmap_slots_pop_fast_spaces(s, depth);
 	else
-		pvmap_slots_pop_range_fast(s, depth, slot, npages, space);
+		__pvmap_slots_pop_page_or_range(s, depth);
 }
 
 /*
@@ -777,10 +800,13 @@ bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages)
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_unmap);
 
-/* For pvmap_io_mapping_unmap_atomic(): pvmap_slots_unmap(@vaddr, 0), without the range's check. */
-bool pvmap_slots_unmap_page(void __iomem *vaddr)
+/*
+ * For pvmap_io_mapping_unmap_atomic(): pvmap_slots_unmap(@vaddr, 0), without
+ * the range's check, and nothing returned that the API would drop.
+ */
+void pvmap_slots_unmap_page(void __iomem *vaddr)
 {
-	return __pvmap_slots_unmap(vaddr, 0);
+	__pvmap_slots_unmap(vaddr, 0);
 }
 EXPORT_SYMBOL_GPL(pvmap_slots_unmap_page);
 
@@ -1059,7 +1085,7 @@ static __always_inline void __iomem *pvmap_slots_push_local(u64 pfn, unsigned in
 
 	/* not set up on x86_64's whole-aperture path, where the API does not come here */
 	if (!in_task() || unlikely(!pvmap_slots_notifying))
-		return pvmap_slots_push_atomic(pfn, npages, prot);
+		return pvmap_slots_push_atomic(pfn, npages, prot, 0);
 	migrate_disable();
 	/* a switch may land here, or an interrupt: nothing taken yet */
 	pvmap_irq_point();
@@ -1070,7 +1096,7 @@ static __always_inline void __iomem *pvmap_slots_push_local(u64 pfn, unsigned in
 		pr_warn_ratelimited("pvmap: no memory for a task's local maps: a local map refused\n");
 		goto refused;
 	}
-	vaddr = pvmap_slots_push(s, pfn, npages, prot, true);
+	vaddr = pvmap_slots_push(s, pfn, npages, prot, true, 0);
 	if (unlikely(!vaddr)) {
 		if (!t->maps)
 			pvmap_local_task_put(s, t);
@@ -1086,7 +1112,7 @@ refused:
 	migrate_enable();
 	return NULL;
 #else
-	return pvmap_slots_push_atomic(pfn, npages, prot);
+	return pvmap_slots_push_atomic(pfn, npages, prot, 0);
 #endif
 }
 

@@ -130,12 +130,13 @@ bool pvmap_io_mapping_is_wc(const struct pvmap_io_mapping *mapping);
 
 /*
  * The slot core (guest/pvmap/pvmap_slots.c) and the misuse reports behind the
- * inline atomic maps below; not for drivers to call.
+ * inline atomic maps below; not for drivers to call. Their @prot is a
+ * mapping's (pvmap_io_mapping_prot()), which the fast path writes as it is.
  */
-void __iomem *pvmap_slots_map_page(u64 pfn, pgprot_t prot);
+void __iomem *pvmap_slots_map_addr(u64 addr, pgprot_t prot);
 void __iomem *pvmap_slots_map(u64 pfn, unsigned int npages, pgprot_t prot);
 bool pvmap_slots_unmap(void __iomem *vaddr, unsigned int npages);
-bool pvmap_slots_unmap_page(void __iomem *vaddr);
+void pvmap_slots_unmap_page(void __iomem *vaddr);
 void __iomem *pvmap_slots_map_local_page(u64 pfn, pgprot_t prot);
 void __iomem *pvmap_slots_map_local(u64 pfn, unsigned int npages, pgprot_t prot);
 void pvmap_slots_unmap_local(void __iomem *vaddr);
@@ -156,6 +157,9 @@ static __always_inline bool pvmap_io_mapping_range_ok(const struct pvmap_io_mapp
 {
 	u64 start = offset & ~(u64)(PAGE_SIZE - 1);
 
+	/* @m's size is a multiple of the page size (create_wc): a page starting inside fits */
+	if (__builtin_constant_p(npages) && npages == 1)
+		return m && start < m->size;
 	return m && npages - 1 < PVMAP_SLOTS_PER_CPU && start < m->size &&
 	       ((u64)npages << PAGE_SHIFT) <= m->size - start;
 }
@@ -163,13 +167,12 @@ static __always_inline bool pvmap_io_mapping_range_ok(const struct pvmap_io_mapp
 /*
  * Both atomic maps: the whole-aperture address, or @npages slots of this
  * CPU; the page constant for the single-page map, so that it calls the
- * slot core's single-page entry.
+ * slot core's single-page entry, which returns @offset's address itself.
  */
 static __always_inline void __iomem *
 pvmap_io_mapping_map_atomic(struct pvmap_io_mapping *m, u64 offset, unsigned int npages)
 {
 	void __iomem *vaddr;
-	u64 pfn;
 
 	if (unlikely(!pvmap_io_mapping_range_ok(m, offset, npages)))
 		return pvmap_io_mapping_bad_map(m, offset, npages);
@@ -180,11 +183,9 @@ pvmap_io_mapping_map_atomic(struct pvmap_io_mapping *m, u64 offset, unsigned int
 		return m->whole + offset;
 	}
 #endif
-	pfn = (m->base + offset) >> PAGE_SHIFT;
 	if (__builtin_constant_p(npages) && npages == 1)
-		vaddr = pvmap_slots_map_page(pfn, m->prot);
-	else
-		vaddr = pvmap_slots_map(pfn, npages, m->prot);
+		return pvmap_slots_map_addr(m->base + offset, m->prot);
+	vaddr = pvmap_slots_map((m->base + offset) >> PAGE_SHIFT, npages, m->prot);
 	return likely(vaddr) ? vaddr + ((unsigned long)offset & ~PAGE_MASK) : NULL;
 }
 

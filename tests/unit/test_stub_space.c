@@ -143,7 +143,8 @@ static void script_run(const struct script *s, struct faults *f)
 
 			task.doing = IN_MAP;
 			if (n > 0)
-				va = np == 1 ? pvmap_slots_map_page(pfn, __pgprot(PROT_WC)) :
+				va = np == 1 ? pvmap_slots_map_addr(pfn << PAGE_SHIFT,
+								    __pgprot(PROT_WC)) :
 					       pvmap_slots_map(pfn, np, __pgprot(PROT_WC));
 			else
 				va = np == 1 ? pvmap_slots_map_local_page(pfn, __pgprot(PROT_WC)) :
@@ -164,7 +165,7 @@ static void script_run(const struct script *s, struct faults *f)
 			if (live.local[m])
 				pvmap_slots_unmap_local(live.va[m]);
 			else if (live.npages[m] == 1)
-				f->wrong += !pvmap_slots_unmap_page(live.va[m]);
+				pvmap_slots_unmap_page(live.va[m]);
 			else
 				f->wrong += !pvmap_slots_unmap(live.va[m], live.npages[m]);
 		}
@@ -201,14 +202,14 @@ static void space_irq(void)
 	pvmap_pte_stub_set_space(0, space_now() + si.change);
 	touch_window();
 	if (si.own) {
-		va = pvmap_slots_map_page(SIRQ_PFN, __pgprot(PROT_WC));
+		va = pvmap_slots_map_addr(SIRQ_PFN << PAGE_SHIFT, __pgprot(PROT_WC));
 		if (!va) {
 			si.wrong++;
 			return;
 		}
 		si.wrong += wrong_frames(va, 1, SIRQ_PFN);
 		pvmap_pte_stub_touch((uintptr_t)va);
-		si.wrong += !pvmap_slots_unmap_page(va);
+		pvmap_slots_unmap_page(va);
 	}
 	si.ran++;
 }
