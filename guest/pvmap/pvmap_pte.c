@@ -6,9 +6,11 @@
  * pvmap_test's hazard demonstration, which builds its
  * pre-clear-on-unmap engine on this layer outside pvmap.ko.
  * TLB invalidation is local (invlpg) because atomic slots are per CPU and
- * used with preemption disabled, so in one address space; only sleepable
- * windows, which a task may have touched from any CPU and under any
- * address space it ran in, are flushed everywhere, in every PCID.
+ * used with preemption disabled, so on one CPU, in the address space each
+ * map records (a CPU that changed it since flushes every PCID:
+ * pvmap_tlb_space_check()); only sleepable windows, which a task may have
+ * touched from any CPU and under any address space it ran in, are flushed
+ * everywhere, in every PCID.
  */
 
 #include <linux/mm.h>

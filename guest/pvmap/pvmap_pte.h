@@ -509,7 +509,7 @@ static __always_inline void pvmap_window_unbatched_done(void)
  * and with PCIDs the TLB keeps those of the last few address spaces the CPU
  * ran (a kernel PCID each). Without PTI an invlpg reaches a global entry in
  * every PCID; without PCIDs each CR3 write flushes every non-global entry.
- * PCID first: false under TCG, and on most CPUs that need PTI at all.
+ * PCID first: false under TCG (whose CPUs have no PCID), so one jump there.
  */
 static __always_inline bool pvmap_tlb_other_pcids(void)
 {

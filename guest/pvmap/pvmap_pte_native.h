@@ -3,8 +3,9 @@
  * The PTE layer's native primitives (pvmap_pte.h): a PTE write or a TLB
  * invalidation of one of pvmap's windows without a backend, and what a
  * backend falls back to on its own, so that every invalidation pvmap makes
- * is this one flush primitive (or pvmap_pte.c's whole-TLB flush). Apart
- * from pvmap_pte.h so that a backend can use them without the layer.
+ * is one of the few below (or pvmap_pte.c's whole-TLB flush): the kernel's
+ * own, and the fast path's bare ones. Apart from pvmap_pte.h so that a
+ * backend can use them without the layer.
  */
 #ifndef PVMAP_PTE_NATIVE_H
 #define PVMAP_PTE_NATIVE_H

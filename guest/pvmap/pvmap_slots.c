@@ -698,8 +698,10 @@ static __always_inline void __pvmap_slots_pop_fast(struct pvmap_cpu_slots *s, un
 						   unsigned int slot, unsigned int npages)
 {
 	/*
-	 * Unlike pvmap_slots_pop_one(), nothing to unmark: only a map with one
-	 * above it is marked released, and that one's unmap takes the slow path.
+	 * Unlike pvmap_slots_pop_one(), nothing to unmark: a map is marked
+	 * released only while one above it is live (whose unmap takes the slow
+	 * path and pops both), and a switch out unmarks the entries it takes
+	 * off the CPU, so the innermost map here has no mark.
 	 */
 	pvmap_window_clear_direct(&s->window, slot, npages);
 	WRITE_ONCE(s->top, slot);
@@ -930,6 +932,7 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 	unsigned int depth = READ_ONCE(s->depth), top = READ_ONCE(s->top);
 	/* all of the window, whatever a bug left in top */
 	unsigned int used = min_t(unsigned int, top, PVMAP_SLOTS_PER_CPU + PVMAP_IRQ_SLOTS);
+	unsigned int i;
 
 	if (unlikely(s != t->cpu)) {
 		pvmap_switch_report(s, PVMAP_REPORT_LEFT_CPU, 0, 0);
@@ -956,6 +959,14 @@ static void pvmap_slots_switch_out(struct pvmap_local_task *t, bool dead)
 		pvmap_count_add(PVMAP_CNT_LOCAL_FLUSHES, used);
 		pvmap_slots_space_check(s, depth);
 	}
+	/*
+	 * The stack is left empty, and a free entry is never marked released
+	 * (pvmap_slots_pop_one()): a local map released out of order keeps its
+	 * mark in @t, not here, where the next push at its index (whose fast
+	 * path writes no mark) would inherit it.
+	 */
+	for (i = 0; i < min_t(unsigned int, depth, ARRAY_SIZE(s->stack)); i++)
+		s->stack[i].released = false;
 	WRITE_ONCE(s->top, 0);
 	WRITE_ONCE(s->depth, 0);
 	if (dead) {

@@ -586,7 +586,7 @@ out:
  * - pvmap: it faults (clear-on-unmap: the PTE cleared, its TLB entry
  *   flushed) and blob B is untouched, in the guest and in the window as the
  *   host reads it; where pvmap maps the whole window for good (x86_64
- *   without hygiene) it lands, by design;
+ *   with hygiene=0) it lands, by design;
  * - pvmap_test's hazard engine (hazard_demo=1), whose unmap leaves the PTE
  *   as io_mapping did before clear-on-unmap: it lands in blob B;
  * - mainline's io_mapping_map_local_wc(): on x86_64 the window is mapped

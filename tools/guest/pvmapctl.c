@@ -185,7 +185,7 @@ static int cmd_info(const struct pvmap_info *info, const char *dev)
 	       (uint64_t)info->aperture_size >> 20,
 	       info->flags & PVMAP_INFO_F_CLEARS_ON_UNMAP ?
 	       "clears the PTE and flushes the TLB entry" :
-	       "whole-aperture mapping stays (x86_64 without hygiene)",
+	       "whole-aperture mapping stays (x86_64, hygiene=0)",
 	       info->flags & PVMAP_INFO_F_LOCAL_PREEMPTIBLE ?
 	       "preemptible (preempt notifiers take its maps off the CPU at a switch)" :
 	       "atomic (no preempt notifiers in this kernel)");

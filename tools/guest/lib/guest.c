@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -72,11 +73,12 @@ static const char *hygiene_value(const char *params)
 	return NULL;
 }
 
+/* As the kernel's kstrtobool() reads a bool parameter: 0, n, f, d (any case), or "off". */
 bool guest_hygiene_off(const char *params)
 {
 	const char *v = hygiene_value(params);
 
-	return v && (*v == '0' || *v == 'n' || *v == 'N');
+	return v && (strchr("0nNfFdD", *v) || !strncasecmp(v, "off", 3)) && *v;
 }
 
 bool guest_hygiene_given(const char *params)
