@@ -322,7 +322,7 @@ int main(void)
 {
 	ksft_print_header();
 	ksft_print_msg("Subtest: %s\n", "hypervisor-stub");
-	ksft_set_plan(18);
+	ksft_set_plan(19);
 	ksft_test_result(test_pwrite_batched(), "%s\n", "pwrite_1mib_batched_2_per_16_pages");
 	ksft_test_result(test_pwrite_naive(), "%s\n", "pwrite_1mib_naive_3_per_page");
 	ksft_test_result(test_unmap_without_clear(), "%s\n", "unmap_without_clear_violates");
@@ -338,6 +338,8 @@ int main(void)
 	ksft_test_result(on_both_paths(test_local_switch_at_every_point), "%s\n",
 			 "local_switch_at_every_point");
 	ksft_test_result(on_both_paths(test_local_misuse), "%s\n", "local_misuse");
+	ksft_test_result(on_both_paths(test_local_switch_leaves_no_mark), "%s\n",
+			 "local_switch_leaves_no_mark");
 	ksft_test_result(on_both_paths(test_space_change_at_every_point), "%s\n",
 			 "space_change_at_every_point");
 	ksft_test_result(test_trace_decode(), "%s\n", "trace_decode");

@@ -60,6 +60,7 @@ int test_paths_switch(void);
 /* test_stub_local.c's */
 int test_local_switch_at_every_point(void);
 int test_local_misuse(void);
+int test_local_switch_leaves_no_mark(void);
 /* test_stub_space.c's */
 int test_space_change_at_every_point(void);
 

@@ -19,6 +19,7 @@
 #define OTHER_PFN	(APERTURE_FIRST + 0x4000)	/* the task switched in meanwhile */
 #define LIRQ_PFN	(APERTURE_FIRST + 0x5000)	/* an interrupt's */
 #define TASKS_PFN	(APERTURE_FIRST + 0x6000)	/* local_misuse's tasks, one frame each */
+#define MARK_PFN	(APERTURE_FIRST + 0x8000)	/* local_switch_leaves_no_mark's maps */
 
 /* The holder's maps, as its code knows them: live until it calls their unmap. */
 static struct {
@@ -578,4 +579,146 @@ int test_local_misuse(void)
 	       PVMAP_LOCAL_TASKS + 2, PVMAP_LOCAL_TASKS, steps, failed, stale, c.violations);
 	core_end();
 	return ok && !pvmap_shim_preempt_notifier_key;
+}
+
+/*
+ * A local map released out of order leaves no mark on its CPU's stack when
+ * its task is switched out (992178e): the task (T1) holds a local map a and
+ * one b above it, unmaps a out of order (one WARN: a released, still mapped
+ * under b), and is switched out. Another task (T2) then maps at the index a
+ * had, on the fast path, which writes no mark:
+ * - x and y above it; y's unmap with the wrong npages (one WARN) releases
+ *   y only: x stays live, its PTE present and reaching its frame, and its
+ *   correct unmap (fast path) takes it;
+ * - the holder switched in and out again (each switch out must unmark),
+ *   then x alone, its unmap on the slow path (tracing switched on
+ *   meanwhile): it finds x, clears its PTE and its TLB entry, and gives
+ *   back the preemption and page faults x took.
+ * The misuse first, since with the mark left its pop leaves the stack
+ * empty for the second; with the mark left, x's slow unmap would find no
+ * live map (a WARN, its PTE live, the counts leaked) and y's misused one
+ * would pop x with y. Then the holder is back and unmaps b, which takes a:
+ * nothing live or stale after, two WARNs in all.
+ */
+int test_local_switch_leaves_no_mark(void)
+{
+	static struct task_struct t2;
+	const uint64_t fa = MARK_PFN, fb = MARK_PFN + 0x10, fx = MARK_PFN + 0x20;
+	const uint64_t fy = MARK_PFN + 0x30;
+	struct task_struct *t1 = current;
+	unsigned int warnings, stale, steps = 0, failed = 0;
+	struct pvstub_counts c;
+	void *a, *b, *x, *y;
+	uint64_t frame;
+	bool ok;
+
+	if (!core_begin(true, false))
+		return 0;
+	*current = (struct task_struct){ 0 };
+	t2 = (struct task_struct){ 0 };
+	warnings = pvmap_shim_warnings;
+	x = pvmap_slots_map(fx, 1, __pgprot(PROT_WC));
+	slot0 = (uintptr_t)x;
+	pvmap_slots_unmap(x, 1);
+	/* Each check in turn, always evaluated; every one that fails said, and counted. */
+#define CHECK(what, cond) do {						\
+	if (cond) {							\
+		steps++;						\
+	} else {							\
+		failed++;						\
+		printf("# %s path: leaves no mark: line %u failed: %s\n",	\
+		       fast_path ? "fast" : "slow", __LINE__, what);	\
+	}								\
+} while (0)
+
+	/* T1: a, b above it; a unmapped out of order, then switched out */
+	a = pvmap_slots_map_local(fa, 2, __pgprot(PROT_WC));
+	b = pvmap_slots_map_local(fb, 3, __pgprot(PROT_WC));
+	CHECK("T1's a at slot 0, b at slot 2",
+	      a && b && (uintptr_t)a == slot0 && (uintptr_t)b == slot_va(2) &&
+	      pvmap_slots_live(0) == 5 && t1->migration_disabled == 2);
+	pvmap_slots_unmap_local(a);
+	CHECK("T1's a released out of order: one WARN, a and b still mapped",
+	      pvmap_shim_warnings == warnings + 1 && pvmap_slots_live(0) == 5 &&
+	      t1->migration_disabled == 1 && t1->preempt_notifiers &&
+	      !wrong_frames(a, 2, fa) && !wrong_frames(b, 3, fb));
+	pvmap_shim_switch_to(&t2);
+	CHECK("T1 out: its slots cleared and flushed, the stack empty",
+	      !slots_reachable() && !pvmap_slots_live(0) && !pvmap_shim_preempt_count[0]);
+
+	/* T2, fast path: x at a's index, y above it; y unmapped with the wrong npages */
+	pvmap_slots_slow.enabled = false;
+	x = pvmap_slots_map(fx, 1, __pgprot(PROT_WC));
+	y = pvmap_slots_map(fy, 2, __pgprot(PROT_WC));
+	CHECK("T2's x at slot 0 (a's index), y above it",
+	      x && y && (uintptr_t)x == slot0 && (uintptr_t)y == slot_va(1) &&
+	      !wrong_frames(x, 1, fx) && !wrong_frames(y, 2, fy) && pvmap_slots_live(0) == 3 &&
+	      pvmap_shim_preempt_count[0] == 2 && pvmap_shim_pagefault_disabled[0] == 2);
+	CHECK("y's unmap of 1 page (it has 2): refused with one WARN",
+	      !pvmap_slots_unmap(y, 1) && pvmap_shim_warnings == warnings + 2);
+	CHECK("after y's misused unmap: y cleared, x still live and mapped",
+	      pvmap_slots_live(0) == 1 && pvstub_pte(pvmap_pte_stub.hv, slot0) &&
+	      !wrong_frames(x, 1, fx) && !pvstub_pte(pvmap_pte_stub.hv, slot_va(1)) &&
+	      !pvstub_pte(pvmap_pte_stub.hv, slot_va(2)) &&
+	      pvmap_shim_preempt_count[0] == 1 && pvmap_shim_pagefault_disabled[0] == 1);
+	CHECK("x's unmap (fast path) takes it, no WARN",
+	      pvmap_slots_unmap(x, 1) && pvmap_shim_warnings == warnings + 2);
+	CHECK("after x's unmap: nothing live or reachable, T2's counts at 0",
+	      !pvmap_slots_live(0) && !slots_reachable() && !pvmap_shim_preempt_count[0] &&
+	      !pvmap_shim_pagefault_disabled[0] && task_clean(&t2));
+	pvmap_slots_slow.enabled = !fast_path;
+
+	/* T1 in (its marked a back under b), and out again */
+	pvmap_shim_switch_to(t1);
+	CHECK("T1 in: a and b back",
+	      pvmap_slots_live(0) == 5 && !wrong_frames(a, 2, fa) && !wrong_frames(b, 3, fb));
+	pvmap_shim_switch_to(&t2);
+	CHECK("T1 out again: its slots cleared and flushed, the stack empty",
+	      !slots_reachable() && !pvmap_slots_live(0) && !pvmap_shim_preempt_count[0]);
+
+	/* T2: x at a's index on the fast path, its unmap on the slow one */
+	pvmap_slots_slow.enabled = false;
+	x = pvmap_slots_map(fx, 1, __pgprot(PROT_WC));
+	CHECK("T2's x at slot 0 (a's index), fast path",
+	      x && (uintptr_t)x == slot0 && !wrong_frames(x, 1, fx) && pvmap_slots_live(0) == 1 &&
+	      pvmap_shim_preempt_count[0] == 1 && pvmap_shim_pagefault_disabled[0] == 1);
+	pvmap_slots_slow.enabled = true;
+	CHECK("x's unmap on the slow path finds it, no WARN",
+	      pvmap_slots_unmap(x, 1) && pvmap_shim_warnings == warnings + 2);
+	frame = 0;
+	CHECK("after x's slow unmap: its PTE clear, its TLB entry gone (the access faults)",
+	      !pvstub_pte(pvmap_pte_stub.hv, slot0) &&
+	      pvstub_access(pvmap_pte_stub.hv, 0, slot0, true, &frame) == -EFAULT &&
+	      !slots_reachable() && !revoke_range(fx, 1));
+	CHECK("after x's slow unmap: nothing live, T2's preempt and page-fault counts at 0",
+	      !pvmap_slots_live(0) && !pvmap_shim_preempt_count[0] &&
+	      !pvmap_shim_pagefault_disabled[0] && task_clean(&t2));
+	pvmap_slots_slow.enabled = !fast_path;
+
+	/* T1 in, unmaps b, which takes a with it */
+	pvmap_shim_switch_to(t1);
+	CHECK("T1 in again: a and b back",
+	      pvmap_slots_live(0) == 5 && !wrong_frames(a, 2, fa) && !wrong_frames(b, 3, fb));
+	pvmap_slots_unmap_local(b);
+	CHECK("b's unmap takes a: nothing live or reachable, no WARN, T1 clean",
+	      !pvmap_slots_live(0) && !slots_reachable() && task_clean(t1) &&
+	      pvmap_shim_warnings == warnings + 2);
+#undef CHECK
+
+	stale = revoke_range(fa, 2) + revoke_range(fb, 3) + revoke_range(fx, 1) +
+		revoke_range(fy, 2);
+	pvstub_counts(pvmap_pte_stub.hv, &c);
+	ok = !failed && !stale && !c.violations && !pvmap_pte_stub.errors && holder_at_rest() &&
+	     task_clean(&t2) && pvmap_shim_warnings == warnings + 2;
+	printf("# %s path: a switch out leaves no mark: %u WARNs (want 2: a's and y's misused "
+	       "unmaps), %u checks passed, %u failed, %u stale at revoke, %" PRIu64
+	       " violations\n", fast_path ? "fast" : "slow", pvmap_shim_warnings - warnings, steps,
+	       failed, stale, c.violations);
+	core_end();
+	ok = ok && !pvmap_shim_preempt_notifier_key;
+	/* what a failure left on the shim's CPU and task, given back: the next test starts as new */
+	pvmap_shim_preempt_count[0] = 0;
+	pvmap_shim_pagefault_disabled[0] = 0;
+	*current = (struct task_struct){ 0 };
+	return ok;
 }
